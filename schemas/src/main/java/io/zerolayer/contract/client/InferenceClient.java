@@ -1,0 +1,138 @@
+package io.zerolayer.contract.client;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.ResponseChunk;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.runtime.ClusterSettings;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * An application's side of Zerolayer: publishes requests to the ingress topic and hands back
+ * each one's ordered response stream. It reads the response topic (committed records only)
+ * from the moment it starts, so submit after construction.
+ */
+public final class InferenceClient implements AutoCloseable {
+
+  private final KafkaProducer<String, InferenceRequest> producer;
+  private final KafkaConsumer<String, ResponseChunk> consumer;
+  private final String requestTopic;
+  private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+  private final Thread reader;
+  private final CountDownLatch positioned = new CountDownLatch(1);
+  private volatile boolean running = true;
+
+  public InferenceClient(final ClusterSettings cluster, final ContractSerdes serdes) {
+    requireNonNull(cluster, "cluster");
+    requestTopic = cluster.catalogue().name(Topics.REQUESTS);
+    final Map<String, Object> producerProps = new HashMap<>(cluster.clientProperties());
+    producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+    producer = new KafkaProducer<>(producerProps, new StringSerializer(),
+        serdes.value(Topics.REQUESTS).serializer());
+    final Map<String, Object> consumerProps = new HashMap<>(cluster.clientProperties());
+    consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(),
+        serdes.value(Topics.RESPONSES).deserializer());
+    final String responseTopic = cluster.catalogue().name(Topics.RESPONSES);
+    reader = new Thread(() -> read(responseTopic), "inference-client-responses");
+    reader.setDaemon(true);
+    reader.start();
+    try {
+      positioned.await();
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Publishes a request; the future completes with its whole response stream. */
+  public CompletableFuture<Response> submit(final InferenceRequest request) {
+    final Pending entry = new Pending(request.getSequenceId());
+    pending.put(request.getSequenceId(), entry);
+    producer.send(new ProducerRecord<>(requestTopic, request.getSequenceId(), request), (metadata, error) -> {
+      if (error != null) {
+        pending.remove(request.getSequenceId());
+        entry.future.completeExceptionally(error);
+      }
+    });
+    return entry.future;
+  }
+
+  private void read(final String responseTopic) {
+    try {
+      final List<TopicPartition> partitions = consumer.partitionsFor(responseTopic, Duration.ofSeconds(30)).stream()
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToEnd(partitions);
+      partitions.forEach(consumer::position);
+      positioned.countDown();
+      while (running) {
+        for (final ConsumerRecord<String, ResponseChunk> record : consumer.poll(Duration.ofMillis(200))) {
+          deliver(record.value());
+        }
+      }
+    } catch (final WakeupException e) {
+      // closing
+    } finally {
+      positioned.countDown();
+      consumer.close();
+    }
+  }
+
+  private void deliver(final ResponseChunk chunk) {
+    final Pending entry = pending.get(chunk.getSequenceId());
+    if (entry == null) {
+      return;
+    }
+    try {
+      final Response response = entry.assembler.add(chunk);
+      if (response != null) {
+        pending.remove(chunk.getSequenceId());
+        entry.future.complete(response);
+      }
+    } catch (final IllegalStateException e) {
+      pending.remove(chunk.getSequenceId());
+      entry.future.completeExceptionally(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    consumer.wakeup();
+    try {
+      reader.join(Duration.ofSeconds(5).toMillis());
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(Duration.ofSeconds(5));
+  }
+
+  private static final class Pending {
+    private final CompletableFuture<Response> future = new CompletableFuture<>();
+    private final ResponseAssembler assembler;
+
+    private Pending(final String sequenceId) {
+      this.assembler = new ResponseAssembler(sequenceId);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package io.zerolayer.contract.serde;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Writes Avro records in the Confluent wire format: magic byte 0, the 4-byte schema id, Avro
+ * binary. The subject is {@code <topic>-value} (Confluent's TopicNameStrategy).
+ *
+ * @param <T> record type
+ */
+public final class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
+
+  static final byte MAGIC_BYTE = 0;
+
+  private SchemaRegistryClient registry;
+  private boolean autoRegister;
+  private boolean ownsRegistry;
+
+  /** For Kafka's reflective construction; {@link #configure} then reads the Confluent keys. */
+  public AvroSerializer() {
+  }
+
+  AvroSerializer(final SchemaRegistryClient registry, final boolean autoRegister) {
+    this.registry = registry;
+    this.autoRegister = autoRegister;
+  }
+
+  @Override
+  public void configure(final Map<String, ?> configs, final boolean isKey) {
+    if (registry == null) {
+      final SerdeConfig config = SerdeConfig.from(configs);
+      registry = SchemaRegistryClients.create(config);
+      autoRegister = config.autoRegister();
+      ownsRegistry = true;
+    }
+  }
+
+  @Override
+  public byte[] serialize(final String topic, final T record) {
+    if (record == null) {
+      return null;
+    }
+    final String subject = topic + "-value";
+    final int id;
+    try {
+      id = autoRegister ? registry.register(subject, record.getSchema()) : registry.idOf(subject, record.getSchema());
+    } catch (final SchemaRegistryException e) {
+      throw new SerializationException("Cannot get a schema id for subject " + subject + ": " + e.getMessage(), e);
+    }
+    final ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+    out.write(MAGIC_BYTE);
+    out.writeBytes(ByteBuffer.allocate(Integer.BYTES).putInt(id).array());
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    try {
+      new SpecificDatumWriter<T>(record.getSchema()).write(record, encoder);
+      encoder.flush();
+    } catch (final IOException | RuntimeException e) {
+      throw new SerializationException("Cannot write " + record.getSchema().getFullName() + " for topic "
+          + topic + ": " + e.getMessage(), e);
+    }
+    return out.toByteArray();
+  }
+
+  @Override
+  public void close() {
+    if (ownsRegistry) {
+      registry.close();
+    }
+  }
+}

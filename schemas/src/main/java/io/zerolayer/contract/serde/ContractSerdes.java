@@ -1,0 +1,57 @@
+package io.zerolayer.contract.serde;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.topic.Topic;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Serdes for the catalogue's topics, all sharing one registry client (and its caches). Keys
+ * are plain strings.
+ */
+public final class ContractSerdes implements AutoCloseable {
+
+  private final SchemaRegistryClient registry;
+  private final boolean autoRegister;
+
+  public ContractSerdes(final SerdeConfig config) {
+    this(SchemaRegistryClients.create(requireNonNull(config, "config")), config.autoRegister());
+  }
+
+  ContractSerdes(final SchemaRegistryClient registry, final boolean autoRegister) {
+    this.registry = requireNonNull(registry, "registry");
+    this.autoRegister = autoRegister;
+  }
+
+  /** Serdes over a fresh in-process registry, for unit tests. */
+  public static ContractSerdes inMemory() {
+    return new ContractSerdes(new SerdeConfig("mock://unit", true, null));
+  }
+
+  /** The value serde of an Avro topic. */
+  public <V extends SpecificRecord> Serde<V> value(final Topic<String, V> topic) {
+    return value(topic.valueType());
+  }
+
+  /** The serde of one record type. */
+  public <V extends SpecificRecord> Serde<V> value(final Class<V> type) {
+    return Serdes.serdeFrom(new AvroSerializer<>(registry, autoRegister), new AvroDeserializer<>(registry, type));
+  }
+
+  /** The key serde of every catalogue topic but the dead-letter ones. */
+  public Serde<String> key() {
+    return Serdes.String();
+  }
+
+  /** The registry client these serdes share. */
+  public SchemaRegistryClient registry() {
+    return registry;
+  }
+
+  @Override
+  public void close() {
+    registry.close();
+  }
+}

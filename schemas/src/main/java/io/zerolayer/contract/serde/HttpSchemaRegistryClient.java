@@ -1,0 +1,118 @@
+package io.zerolayer.contract.serde;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+
+/** {@link SchemaRegistryClient} over the Confluent REST API, with id and schema caches. */
+final class HttpSchemaRegistryClient implements SchemaRegistryClient {
+
+  private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  private final ObjectMapper json = new ObjectMapper();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+  private final String baseUrl;
+  private final String authorization;
+  private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
+  private final Map<String, Integer> idsBySubjectAndSchema = new ConcurrentHashMap<>();
+
+  HttpSchemaRegistryClient(final String baseUrl, final String basicAuthUserInfo) {
+    requireNonNull(baseUrl, "baseUrl");
+    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    this.authorization = basicAuthUserInfo == null ? null
+        : "Basic " + Base64.getEncoder().encodeToString(basicAuthUserInfo.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public int register(final String subject, final Schema schema) {
+    return idsBySubjectAndSchema.computeIfAbsent(subject + '\0' + schema,
+        k -> send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema)).path("id").asInt());
+  }
+
+  @Override
+  public int idOf(final String subject, final Schema schema) {
+    return idsBySubjectAndSchema.computeIfAbsent(subject + '\0' + schema,
+        k -> send("POST", "/subjects/" + encode(subject), schemaBody(schema)).path("id").asInt());
+  }
+
+  @Override
+  public Schema schemaById(final int id) {
+    return schemasById.computeIfAbsent(id,
+        k -> new Schema.Parser().parse(send("GET", "/schemas/ids/" + id, null).path("schema").asText()));
+  }
+
+  @Override
+  public void setCompatibility(final String subject, final String level) {
+    final String path = subject == null ? "/config" : "/config/" + encode(subject);
+    send("PUT", path, json.createObjectNode().put("compatibility", level).toString());
+  }
+
+  @Override
+  public void close() {
+    schemasById.clear();
+    idsBySubjectAndSchema.clear();
+  }
+
+  private String schemaBody(final Schema schema) {
+    return json.createObjectNode().put("schema", schema.toString()).toString();
+  }
+
+  private JsonNode send(final String method, final String path, final String body) {
+    final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+        .timeout(TIMEOUT)
+        .header("Accept", CONTENT_TYPE)
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null) {
+      request.header("Content-Type", CONTENT_TYPE);
+    }
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    final HttpResponse<String> response;
+    try {
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (final IOException e) {
+      throw new SchemaRegistryException("Schema registry at " + baseUrl + " is not reachable (" + e
+          + "); check schema.registry.url and that the registry is running", e);
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SchemaRegistryException("Interrupted while calling the schema registry", e);
+    }
+    return parse(method, path, response);
+  }
+
+  private JsonNode parse(final String method, final String path, final HttpResponse<String> response) {
+    final JsonNode node;
+    try {
+      node = response.body().isEmpty() ? json.createObjectNode() : json.readTree(response.body());
+    } catch (final IOException e) {
+      throw new SchemaRegistryException(response.statusCode(), "Schema registry answered " + method + " "
+          + path + " with HTTP " + response.statusCode() + " and a body that is not JSON: " + response.body());
+    }
+    if (response.statusCode() / 100 != 2) {
+      throw new SchemaRegistryException(response.statusCode(), "Schema registry refused " + method + " " + path
+          + ": HTTP " + response.statusCode() + ", error " + node.path("error_code").asText("?")
+          + ": " + node.path("message").asText(response.body()));
+    }
+    return node;
+  }
+
+  private static String encode(final String subject) {
+    return URLEncoder.encode(subject, StandardCharsets.UTF_8);
+  }
+}

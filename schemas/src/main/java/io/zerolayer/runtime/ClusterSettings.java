@@ -1,0 +1,102 @@
+package io.zerolayer.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.serde.SerdeConfig;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.config.SslConfigs;
+
+/**
+ * Where the cluster and the registry are and how to reach them: the one place that maps
+ * environment variables onto client settings.
+ *
+ * <ul>
+ *   <li>{@code KAFKA_BOOTSTRAP_SERVERS} (required)
+ *   <li>{@code KAFKA_SECURITY_PROTOCOL}: PLAINTEXT (default), SSL, SASL_PLAINTEXT, SASL_SSL
+ *   <li>{@code KAFKA_SASL_MECHANISM} (SCRAM-SHA-512 by default), {@code KAFKA_SASL_USERNAME},
+ *       {@code KAFKA_SASL_PASSWORD}
+ *   <li>{@code KAFKA_SSL_TRUSTSTORE_LOCATION}, {@code KAFKA_SSL_TRUSTSTORE_PASSWORD},
+ *       {@code KAFKA_SSL_KEYSTORE_LOCATION}, {@code KAFKA_SSL_KEYSTORE_PASSWORD}
+ *   <li>{@code SCHEMA_REGISTRY_URL} (required), {@code SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO}
+ *   <li>{@code ZEROLAYER_TOPIC_PREFIX} (empty by default)
+ * </ul>
+ *
+ * @param bootstrapServers Kafka bootstrap servers
+ * @param security client security settings (empty for PLAINTEXT)
+ * @param serdes schema registry settings
+ * @param catalogue topic names in this deployment
+ */
+public record ClusterSettings(
+    String bootstrapServers, Map<String, String> security, SerdeConfig serdes, TopicCatalogue catalogue) {
+
+  public ClusterSettings {
+    requireNonNull(bootstrapServers, "bootstrapServers");
+    security = Map.copyOf(security);
+    requireNonNull(serdes, "serdes");
+    requireNonNull(catalogue, "catalogue");
+  }
+
+  /** Plain-text settings, as the local stack and the integration tests use. */
+  public static ClusterSettings plaintext(final String bootstrapServers, final String registryUrl,
+      final TopicCatalogue catalogue) {
+    return new ClusterSettings(bootstrapServers, Map.of(), new SerdeConfig(registryUrl, true, null), catalogue);
+  }
+
+  /** Reads the settings from environment variables (see the class doc). */
+  public static ClusterSettings fromEnvironment(final Map<String, String> env) {
+    final String bootstrap = required(env, "KAFKA_BOOTSTRAP_SERVERS", "host:9092,host2:9092");
+    final String registry = required(env, "SCHEMA_REGISTRY_URL", "http://registry:8081");
+    return new ClusterSettings(bootstrap, security(env),
+        new SerdeConfig(registry, true, env.get("SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO")),
+        new TopicCatalogue(env.getOrDefault("ZEROLAYER_TOPIC_PREFIX", "")));
+  }
+
+  private static Map<String, String> security(final Map<String, String> env) {
+    final String protocol = env.getOrDefault("KAFKA_SECURITY_PROTOCOL", "PLAINTEXT");
+    final Map<String, String> security = new HashMap<>();
+    security.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, protocol);
+    if (protocol.startsWith("SASL")) {
+      final String mechanism = env.getOrDefault("KAFKA_SASL_MECHANISM", "SCRAM-SHA-512");
+      security.put(SaslConfigs.SASL_MECHANISM, mechanism);
+      final String module = mechanism.startsWith("SCRAM")
+          ? "org.apache.kafka.common.security.scram.ScramLoginModule"
+          : "org.apache.kafka.common.security.plain.PlainLoginModule";
+      security.put(SaslConfigs.SASL_JAAS_CONFIG, module + " required username=\""
+          + required(env, "KAFKA_SASL_USERNAME", "router") + "\" password=\""
+          + required(env, "KAFKA_SASL_PASSWORD", "secret") + "\";");
+    }
+    putIfSet(security, env, "KAFKA_SSL_TRUSTSTORE_LOCATION", SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG);
+    putIfSet(security, env, "KAFKA_SSL_TRUSTSTORE_PASSWORD", SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG);
+    putIfSet(security, env, "KAFKA_SSL_KEYSTORE_LOCATION", SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG);
+    putIfSet(security, env, "KAFKA_SSL_KEYSTORE_PASSWORD", SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG);
+    return security;
+  }
+
+  /** Settings every Kafka client of an app starts from: bootstrap servers and security. */
+  public Map<String, Object> clientProperties() {
+    final Map<String, Object> props = new HashMap<>(security);
+    props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return props;
+  }
+
+  private static void putIfSet(final Map<String, String> target, final Map<String, String> env,
+      final String variable, final String key) {
+    final String value = env.get(variable);
+    if (value != null && !value.isBlank()) {
+      target.put(key, value);
+    }
+  }
+
+  private static String required(final Map<String, String> env, final String variable, final String example) {
+    final String value = env.get(variable);
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException("Environment variable " + variable + " is not set; set it, for example "
+          + variable + "=" + example);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,57 @@
+package io.zerolayer.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import io.javalin.Javalin;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.function.Consumer;
+
+/**
+ * An app's HTTP server: {@code GET /metrics} in the Prometheus text format, {@code GET /health},
+ * and whatever routes the app adds (interactive queries, push endpoints).
+ */
+public final class MetricsServer implements AutoCloseable {
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Javalin http;
+
+  /**
+   * @param app the app's name, a common tag of every meter
+   * @param routes adds the app's own routes
+   */
+  public MetricsServer(final String app, final Consumer<Javalin> routes) {
+    requireNonNull(app, "app");
+    registry.config().commonTags("app", app);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    http = Javalin.create(config -> config.showJavalinBanner = false);
+    http.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+    http.get("/health", ctx -> ctx.result("ok"));
+    routes.accept(http);
+  }
+
+  /** Starts serving on 127.0.0.1 or all interfaces; port 0 picks a free one. */
+  public MetricsServer start(final String host, final int port) {
+    http.start(host, port);
+    return this;
+  }
+
+  /** The port it listens on, once started. */
+  public int port() {
+    return http.port();
+  }
+
+  /** Where the app records its meters. */
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  @Override
+  public void close() {
+    http.stop();
+    registry.close();
+  }
+}
