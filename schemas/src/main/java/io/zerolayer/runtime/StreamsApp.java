@@ -1,0 +1,81 @@
+package io.zerolayer.runtime;
+
+import static java.util.Objects.requireNonNull;
+
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Kafka Streams app with its metrics bound and served. A stream thread that dies of
+ * an unexpected error is replaced (it resumes from the last commit); bad records never get
+ * that far, they go to the dead-letter topic.
+ */
+public final class StreamsApp implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StreamsApp.class);
+
+  private final KafkaStreams streams;
+  private final KafkaStreamsMetrics streamsMetrics;
+  private final MetricsServer server;
+  private final CountDownLatch running = new CountDownLatch(1);
+
+  /**
+   * Starts the topology and the app's HTTP server.
+   *
+   * @param server the app's HTTP server, already carrying the app's meters and routes
+   */
+  public StreamsApp(final Topology topology, final Map<String, Object> props, final MetricsServer server) {
+    requireNonNull(topology, "topology");
+    this.server = requireNonNull(server, "server");
+    final Properties properties = new Properties();
+    properties.putAll(props);
+    streams = new KafkaStreams(topology, properties);
+    streams.setUncaughtExceptionHandler(e -> {
+      LOG.error("Stream thread failed; replacing it", e);
+      return StreamThreadExceptionResponse.REPLACE_THREAD;
+    });
+    streams.setStateListener((next, previous) -> {
+      if (next == KafkaStreams.State.RUNNING) {
+        running.countDown();
+      }
+    });
+    streamsMetrics = new KafkaStreamsMetrics(streams);
+    streamsMetrics.bindTo(server.registry());
+    streams.start();
+  }
+
+  /** Waits until every stream thread runs, so its stores can be queried. */
+  public void awaitRunning(final Duration timeout) throws TimeoutException, InterruptedException {
+    if (!running.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new TimeoutException("Streams app did not reach RUNNING within " + timeout + " (state "
+          + streams.state() + "); check that the broker is reachable and the topics exist");
+    }
+  }
+
+  /** The running streams instance, for interactive queries. */
+  public KafkaStreams streams() {
+    return streams;
+  }
+
+  /** The app's HTTP server. */
+  public MetricsServer server() {
+    return server;
+  }
+
+  @Override
+  public void close() {
+    streams.close(Duration.ofSeconds(20));
+    streamsMetrics.close();
+    server.close();
+  }
+}
