@@ -1,0 +1,53 @@
+package io.zerolayer.deploy.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BrokerRuntimeTest {
+
+  @Test
+  void shouldListOnlyJarsThatExistInTheLocalRepository() {
+    final List<Path> classpath = BrokerRuntime.classpath();
+
+    assertThat(classpath).isNotEmpty().allMatch(Files::isRegularFile);
+    assertThat(classpath).anyMatch(path -> path.getFileName().toString().startsWith("kafka_2.13-"));
+    assertThat(classpath).anyMatch(path -> path.getFileName().toString().startsWith("log4j-slf4j2-impl-"));
+  }
+
+  @Test
+  void shouldLoadTheBrokerAndStorageToolMainClassesFromTheClasspath() throws Exception {
+    final URL[] urls = BrokerRuntime.classpath().stream().map(BrokerRuntimeTest::url).toArray(URL[]::new);
+    try (URLClassLoader loader = new URLClassLoader(urls, ClassLoader.getPlatformClassLoader())) {
+      assertThat(loader.loadClass(BrokerRuntime.KAFKA_MAIN_CLASS).getMethod("main", String[].class)).isNotNull();
+      assertThat(loader.loadClass(BrokerRuntime.STORAGE_TOOL_MAIN_CLASS).getMethod("main", String[].class))
+          .isNotNull();
+    }
+  }
+
+  @Test
+  void shouldShipTheBrokerLoggingConfiguration() {
+    assertThat(BrokerRuntime.class.getClassLoader().getResource(BrokerRuntime.LOG_CONFIG_RESOURCE)).isNotNull();
+  }
+
+  @Test
+  void shouldSplitAClasspathAndIgnoreBlankEntries() {
+    final String sep = java.io.File.pathSeparator;
+
+    assertThat(BrokerRuntime.parse(" /a.jar" + sep + sep + "/b.jar\n"))
+        .containsExactly(Path.of("/a.jar"), Path.of("/b.jar"));
+  }
+
+  private static URL url(final Path path) {
+    try {
+      return path.toUri().toURL();
+    } catch (final java.net.MalformedURLException e) {
+      throw new IllegalArgumentException(path.toString(), e);
+    }
+  }
+}

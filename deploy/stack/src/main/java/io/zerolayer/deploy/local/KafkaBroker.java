@@ -1,0 +1,124 @@
+package io.zerolayer.deploy.local;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.deploy.broker.BrokerRuntime;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * A single-node Apache Kafka cluster (KRaft, broker and controller in one JVM) on 127.0.0.1, run
+ * as a child JVM from the Kafka server jars. Its data lives in {@code <workDir>/kraft-combined-logs}
+ * and is wiped on every start: the ports change from start to start, and the local registry keeps
+ * its schemas in memory, so old records would name schema ids that no longer exist.
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+  /** How long {@link #start(Path)} waits for the broker to answer. */
+  public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(120);
+
+  private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
+  private static final String HEAP = "512m";
+  private static final String DATA_DIR = "kraft-combined-logs";
+  private static final String FIX = "read the log below; if a port was taken meanwhile, start again. If the "
+      + "machine is slow, raise the startup timeout.";
+
+  private final ChildJvm process;
+  private final BrokerConfig config;
+
+  private KafkaBroker(final ChildJvm process, final BrokerConfig config) {
+    this.process = process;
+    this.config = config;
+  }
+
+  /** Starts a broker with files under {@code workDir} and waits until it answers admin requests. */
+  public static KafkaBroker start(final Path workDir) {
+    return start(workDir, DEFAULT_STARTUP_TIMEOUT);
+  }
+
+  /** As {@link #start(Path)}, waiting at most {@code startupTimeout} for the broker to answer. */
+  public static KafkaBroker start(final Path workDir, final Duration startupTimeout) {
+    requireNonNull(startupTimeout, "startupTimeout");
+    final Path dir = requireNonNull(workDir, "workDir").toAbsolutePath();
+    final List<Integer> ports = FreePorts.pick(2);
+    final BrokerConfig config = new BrokerConfig(ports.get(0), ports.get(1), dir.resolve(DATA_DIR));
+    final Path properties = writeConfig(dir, config);
+    final List<Path> classpath = BrokerRuntime.classpath();
+    format(dir, classpath, properties);
+    final ChildJvm process = ChildJvm.start(spec("kafka-broker", BrokerRuntime.KAFKA_MAIN_CLASS,
+        List.of(properties.toString()), classpath), dir);
+    try (BrokerProbe probe = new BrokerProbe(config)) {
+      final Duration took = StartupWait.until("Kafka broker on " + config.bootstrapServers(), process,
+          startupTimeout, probe, FIX);
+      System.err.println("Kafka broker answers on " + config.bootstrapServers() + " (started in "
+          + took.toMillis() + " ms, pid " + process.pid() + ", log " + process.logFile() + ")");
+      return new KafkaBroker(process, config);
+    } catch (final RuntimeException e) {
+      process.stop();
+      throw e;
+    }
+  }
+
+  /** {@code 127.0.0.1:<port>} of the PLAINTEXT listener. */
+  public String bootstrapServers() {
+    return config.bootstrapServers();
+  }
+
+  /** Process id of the broker JVM. */
+  public long pid() {
+    return process.pid();
+  }
+
+  /** The broker's stdout and stderr, which hold its log. */
+  public Path logFile() {
+    return process.logFile();
+  }
+
+  /** Stops the broker cleanly (SIGTERM, then SIGKILL after 15 s) and waits until it is gone. */
+  @Override
+  public void close() {
+    process.stop();
+  }
+
+  private static Path writeConfig(final Path dir, final BrokerConfig config) {
+    try {
+      Files.createDirectories(dir);
+      WorkDirs.deleteRecursively(config.logDir());
+      final Path properties = dir.resolve("server.properties");
+      Files.writeString(properties, config.render(), StandardCharsets.UTF_8);
+      return properties;
+    } catch (final IOException e) {
+      throw new UncheckedIOException("Cannot prepare the broker's work dir " + dir + "; check it is writable", e);
+    }
+  }
+
+  private static void format(final Path dir, final List<Path> classpath, final Path properties) {
+    final String clusterId = Uuid.randomUuid().toString();
+    final ChildJvm tool = ChildJvm.start(spec("kafka-storage-format", BrokerRuntime.STORAGE_TOOL_MAIN_CLASS,
+        List.of("format", "--cluster-id", clusterId, "--config", properties.toString(), "--standalone"),
+        classpath), dir);
+    final OptionalInt exit = tool.awaitExit(FORMAT_TIMEOUT);
+    if (exit.isEmpty() || exit.getAsInt() != 0) {
+      tool.stop();
+      throw tool.failure("Formatting the broker's storage failed ("
+          + (exit.isEmpty() ? "no result within " + FORMAT_TIMEOUT.toSeconds() + " s" : "exit code " + exit.getAsInt())
+          + ").", "read the log below; delete " + dir + " and start again.");
+    }
+    tool.stop();
+  }
+
+  private static JvmSpec spec(final String name, final String mainClass, final List<String> args,
+      final List<Path> classpath) {
+    return new JvmSpec(name, mainClass, args, classpath, HEAP, Map.of(
+        "log4j2.configurationFile", BrokerRuntime.LOG_CONFIG_RESOURCE,
+        "kafka.logs.dir", classpath.isEmpty() ? "." : "logs"));
+  }
+}

@@ -1,0 +1,53 @@
+package io.zerolayer.tokenbuffer.internal;
+
+import io.zerolayer.contract.avro.ResponseChunk;
+import io.zerolayer.contract.avro.RoutingDecision;
+import io.zerolayer.contract.avro.SequenceState;
+import io.zerolayer.contract.avro.SequenceStatus;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/** Records each routing decision (epoch, owner, outcome) in the sequence store. */
+public final class ApplyDecisionsProcessor implements Processor<String, RoutingDecision, String, ResponseChunk> {
+
+  private final String storeName;
+  private final SequenceMeters meters;
+  private ProcessorContext<String, ResponseChunk> context;
+  private KeyValueStore<String, SequenceState> sequences;
+
+  public ApplyDecisionsProcessor(final String storeName, final SequenceMeters meters) {
+    this.storeName = storeName;
+    this.meters = meters;
+  }
+
+  @Override
+  public void init(final ProcessorContext<String, ResponseChunk> context) {
+    this.context = context;
+    this.sequences = context.getStateStore(storeName);
+  }
+
+  @Override
+  public void process(final Record<String, RoutingDecision> record) {
+    if (record.key() == null || record.value() == null) {
+      return;
+    }
+    final SequenceState current = sequences.get(record.key());
+    final SequenceLedger.Step step = SequenceLedger.decide(current, record.value(), context.currentSystemTimeMs());
+    if (step.state() == null) {
+      return;
+    }
+    sequences.put(record.key(), step.state());
+    if (current == null || current.getOutcome() == null) {
+      meters.started();
+    }
+    if (step.state().getStatus() == SequenceStatus.FINISHED) {
+      meters.finished();
+    }
+    if (step.response() != null) {
+      context.forward(new Record<>(record.key(), step.response(), record.timestamp(),
+          ReplyTopics.headersFor(step.state().getReplyTopic())));
+    }
+  }
+}

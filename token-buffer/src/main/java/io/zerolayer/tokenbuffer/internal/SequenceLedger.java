@@ -1,0 +1,152 @@
+package io.zerolayer.tokenbuffer.internal;
+
+import io.zerolayer.contract.avro.ResponseChunk;
+import io.zerolayer.contract.avro.RoutingDecision;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.avro.SequenceState;
+import io.zerolayer.contract.avro.SequenceStatus;
+import io.zerolayer.contract.avro.TokenChunk;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The rules of one sequence's token stream (DESIGN section 7), with no Kafka types: decisions
+ * set the epoch and owner; only chunks of the current epoch are accepted; indexes already
+ * accepted are dropped; a gap is refused; exactly the new tokens are emitted, in order. Tokens
+ * that arrive before their decision are held and emitted when it comes.
+ */
+public final class SequenceLedger {
+
+  /** What happened to a token chunk. */
+  public enum Verdict { ACCEPTED, HELD, DUPLICATE, STALE_EPOCH, GAP, FINISHED }
+
+  /**
+   * @param state the sequence's state after the input, or null when unchanged
+   * @param response what to send the client, or null
+   * @param verdict what happened to a token chunk (ACCEPTED for decisions)
+   */
+  public record Step(SequenceState state, ResponseChunk response, Verdict verdict) {
+  }
+
+  private SequenceLedger() {
+  }
+
+  /** Applies a routing decision; a decision of an older epoch changes nothing. */
+  public static Step decide(final SequenceState current, final RoutingDecision decision, final long nowMs) {
+    if (current != null && current.getOutcome() != null && decision.getEpoch() <= current.getEpoch()) {
+      return new Step(null, null, Verdict.STALE_EPOCH);
+    }
+    final boolean keepHeld = current != null && current.getOutcome() == null
+        && current.getEpoch() == decision.getEpoch();
+    final SequenceState next = SequenceState.newBuilder()
+        .setSequenceId(decision.getSequenceId())
+        .setEpoch(decision.getEpoch())
+        .setOwner(decision.getInstanceId())
+        .setOutcome(decision.getOutcome())
+        .setTraceId(decision.getTraceId())
+        .setReplyTopic(decision.getReplyTopic())
+        .setTokens(keepHeld || decided(current) ? current.getTokens() : List.of())
+        .setInputTokens(decision.getInputTokens())
+        .setFinishReason(keepHeld ? current.getFinishReason() : null)
+        .setStatus(SequenceStatus.STREAMING)
+        .setLastProgressMs(nowMs)
+        .build();
+    if (decision.getOutcome() == RoutingOutcome.REJECTED || decision.getOutcome() == RoutingOutcome.THROTTLED) {
+      next.setStatus(SequenceStatus.FINISHED);
+      next.setFinishReason(decision.getOutcome().name().toLowerCase());
+      return new Step(next, refusal(next, decision, nowMs), Verdict.ACCEPTED);
+    }
+    if (keepHeld && !current.getTokens().isEmpty()) {
+      final boolean done = current.getFinishReason() != null;
+      if (done) {
+        next.setStatus(SequenceStatus.FINISHED);
+      }
+      return new Step(next, chunk(next, 0, current.getTokens(), done, nowMs), Verdict.ACCEPTED);
+    }
+    return new Step(next, null, Verdict.ACCEPTED);
+  }
+
+  /** Accepts what is new in a worker's chunk, if it belongs to the current attempt. */
+  public static Step accept(final SequenceState current, final TokenChunk chunk, final long nowMs) {
+    if (current == null) {
+      return hold(chunk, nowMs);
+    }
+    if (current.getStatus() == SequenceStatus.FINISHED) {
+      return new Step(null, null, Verdict.FINISHED);
+    }
+    if (chunk.getEpoch() != current.getEpoch()) {
+      return new Step(null, null, Verdict.STALE_EPOCH);
+    }
+    final int have = current.getTokens().size();
+    final int end = chunk.getStartIndex() + chunk.getTokens().size();
+    if (chunk.getStartIndex() > have) {
+      return new Step(null, null, Verdict.GAP);
+    }
+    if (end <= have && !chunk.getLast()) {
+      return new Step(null, null, Verdict.DUPLICATE);
+    }
+    final List<String> fresh = chunk.getTokens().subList(Math.min(have - chunk.getStartIndex(),
+        chunk.getTokens().size()), chunk.getTokens().size());
+    final List<String> tokens = new ArrayList<>(current.getTokens());
+    tokens.addAll(fresh);
+    final SequenceState next = SequenceState.newBuilder(current)
+        .setTokens(tokens)
+        .setLastProgressMs(nowMs)
+        .setFinishReason(chunk.getLast() ? finishReason(chunk) : null)
+        .setStatus(chunk.getLast() ? SequenceStatus.FINISHED : SequenceStatus.STREAMING)
+        .build();
+    if (current.getOutcome() == null) {
+      return new Step(next, null, Verdict.HELD);
+    }
+    return new Step(next, chunk(next, have, fresh, chunk.getLast(), nowMs), Verdict.ACCEPTED);
+  }
+
+  private static boolean decided(final SequenceState state) {
+    return state != null && state.getOutcome() != null;
+  }
+
+  private static Step hold(final TokenChunk chunk, final long nowMs) {
+    if (chunk.getStartIndex() != 0) {
+      return new Step(null, null, Verdict.GAP);
+    }
+    final SequenceState held = SequenceState.newBuilder()
+        .setSequenceId(chunk.getSequenceId())
+        .setEpoch(chunk.getEpoch())
+        .setOwner(chunk.getInstanceId())
+        .setTokens(new ArrayList<>(chunk.getTokens()))
+        .setFinishReason(chunk.getLast() ? finishReason(chunk) : null)
+        .setStatus(SequenceStatus.PENDING)
+        .setLastProgressMs(nowMs)
+        .build();
+    return new Step(held, null, Verdict.HELD);
+  }
+
+  private static String finishReason(final TokenChunk chunk) {
+    return chunk.getFinishReason() == null ? "stop" : chunk.getFinishReason();
+  }
+
+  private static ResponseChunk chunk(final SequenceState state, final int startIndex, final List<String> tokens,
+      final boolean last, final long nowMs) {
+    return ResponseChunk.newBuilder()
+        .setSequenceId(state.getSequenceId())
+        .setStartIndex(startIndex)
+        .setTokens(List.copyOf(tokens))
+        .setLast(last)
+        .setFinishReason(last ? state.getFinishReason() : null)
+        .setOutcome(last ? state.getOutcome() : null)
+        .setInstanceId(state.getOwner())
+        .setEpoch(state.getEpoch())
+        .setInputTokens(last ? state.getInputTokens() : 0)
+        .setOutputTokens(last ? state.getTokens().size() : 0)
+        .setTraceId(state.getTraceId())
+        .setEmittedAtMs(nowMs)
+        .build();
+  }
+
+  private static ResponseChunk refusal(final SequenceState state, final RoutingDecision decision, final long nowMs) {
+    final ResponseChunk last = chunk(state, 0, List.of(), true, nowMs);
+    last.setReason(decision.getReason());
+    last.setRetryAfterMs(decision.getRetryAfterMs());
+    return last;
+  }
+}

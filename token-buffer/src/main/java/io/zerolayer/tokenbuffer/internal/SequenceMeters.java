@@ -1,0 +1,39 @@
+package io.zerolayer.tokenbuffer.internal;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** token-buffer's own meters: chunks by verdict and the sequences this process is streaming. */
+public final class SequenceMeters {
+
+  private final Map<SequenceLedger.Verdict, Counter> chunks = new EnumMap<>(SequenceLedger.Verdict.class);
+  private final AtomicLong active = new AtomicLong();
+
+  public SequenceMeters(final MeterRegistry registry) {
+    for (final SequenceLedger.Verdict verdict : SequenceLedger.Verdict.values()) {
+      chunks.put(verdict, Counter.builder("zerolayer.tokenbuffer.chunks")
+          .description("Token chunks from workers, by what happened to them")
+          .tag("verdict", verdict.name().toLowerCase())
+          .register(registry));
+    }
+    Gauge.builder("zerolayer.tokenbuffer.active.sequences", active, AtomicLong::get)
+        .description("Sequences decided and not yet finished, on this process's tasks")
+        .register(registry);
+  }
+
+  void chunk(final SequenceLedger.Verdict verdict) {
+    chunks.get(verdict).increment();
+  }
+
+  void started() {
+    active.incrementAndGet();
+  }
+
+  void finished() {
+    active.updateAndGet(n -> Math.max(0, n - 1));
+  }
+}

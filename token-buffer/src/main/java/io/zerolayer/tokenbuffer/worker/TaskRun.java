@@ -1,0 +1,115 @@
+package io.zerolayer.tokenbuffer.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.avro.Completion;
+import io.zerolayer.contract.avro.CompletionOutcome;
+import io.zerolayer.contract.avro.DispatchTask;
+import io.zerolayer.contract.avro.TokenChunk;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One attempt of one sequence on this worker: tags each chunk with the attempt's epoch and the
+ * index of its first token, ends with a final chunk, and reports a completion.
+ */
+final class TaskRun implements Runnable, TokenSink {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TaskRun.class);
+
+  private final DispatchTask task;
+  private final InferenceEngine engine;
+  private final WorkerOutput output;
+  private final AtomicBoolean cancelled = new AtomicBoolean();
+  private final long startedMs;
+  private int nextIndex;
+  private long firstTokenMs;
+
+  TaskRun(final DispatchTask task, final InferenceEngine engine, final WorkerOutput output) {
+    this.task = requireNonNull(task, "task");
+    this.engine = requireNonNull(engine, "engine");
+    this.output = requireNonNull(output, "output");
+    this.nextIndex = task.getResumeFromIndex();
+    this.startedMs = System.currentTimeMillis();
+  }
+
+  DispatchTask task() {
+    return task;
+  }
+
+  void cancel() {
+    cancelled.set(true);
+  }
+
+  @Override
+  public void run() {
+    CompletionOutcome outcome = CompletionOutcome.FINISHED;
+    String finishReason;
+    try {
+      finishReason = engine.generate(task, this);
+      if (cancelled.get()) {
+        outcome = CompletionOutcome.CANCELLED;
+      }
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      outcome = CompletionOutcome.CANCELLED;
+      finishReason = "cancelled";
+    } catch (final Exception e) {
+      LOG.warn("Generation of {} (epoch {}) failed", task.getSequenceId(), task.getEpoch(), e);
+      outcome = CompletionOutcome.FAILED;
+      finishReason = "error";
+    }
+    if (outcome == CompletionOutcome.FINISHED) {
+      output.tokens(chunk(List.of(), true, finishReason));
+    }
+    output.completion(completion(outcome));
+  }
+
+  @Override
+  public void emit(final List<String> tokens) {
+    if (tokens.isEmpty() || cancelled.get()) {
+      return;
+    }
+    if (firstTokenMs == 0) {
+      firstTokenMs = System.currentTimeMillis();
+    }
+    output.tokens(chunk(tokens, false, null));
+    nextIndex += tokens.size();
+  }
+
+  @Override
+  public boolean cancelled() {
+    return cancelled.get();
+  }
+
+  private TokenChunk chunk(final List<String> tokens, final boolean last, final String finishReason) {
+    return TokenChunk.newBuilder()
+        .setSequenceId(task.getSequenceId())
+        .setEpoch(task.getEpoch())
+        .setInstanceId(task.getInstanceId())
+        .setStartIndex(nextIndex)
+        .setTokens(List.copyOf(tokens))
+        .setLast(last)
+        .setFinishReason(finishReason)
+        .setInputTokens(task.getInputTokens())
+        .setEmittedAtMs(System.currentTimeMillis())
+        .build();
+  }
+
+  private Completion completion(final CompletionOutcome outcome) {
+    final long now = System.currentTimeMillis();
+    return Completion.newBuilder()
+        .setSequenceId(task.getSequenceId())
+        .setEpoch(task.getEpoch())
+        .setInstanceId(task.getInstanceId())
+        .setInputTokens(task.getInputTokens())
+        .setOutputTokens(nextIndex - task.getResumeFromIndex())
+        .setTtftMs(firstTokenMs == 0 ? now - startedMs : firstTokenMs - startedMs)
+        .setTotalMs(now - startedMs)
+        .setOutcome(outcome)
+        .setFinishedAtMs(now)
+        .build();
+  }
+}

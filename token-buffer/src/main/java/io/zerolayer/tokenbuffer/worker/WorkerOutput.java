@@ -1,0 +1,61 @@
+package io.zerolayer.tokenbuffer.worker;
+
+import io.zerolayer.contract.avro.Completion;
+import io.zerolayer.contract.avro.TokenChunk;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.runtime.ClusterSettings;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A worker's writes: token chunks keyed by sequence, completions keyed by instance. */
+final class WorkerOutput implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerOutput.class);
+
+  private final Producer<String, TokenChunk> tokens;
+  private final Producer<String, Completion> completions;
+  private final String tokenTopic;
+  private final String completionTopic;
+  private final Callback report = (metadata, error) -> {
+    if (error instanceof RetriableException) {
+      LOG.warn("Send still failing after the producer's retries: {}", error.toString());
+    } else if (error != null) {
+      LOG.error("Send failed for good", error);
+    }
+  };
+
+  WorkerOutput(final ClusterSettings cluster, final ContractSerdes serdes) {
+    final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    tokens = new KafkaProducer<>(props, new StringSerializer(), serdes.value(Topics.TOKENS).serializer());
+    completions = new KafkaProducer<>(props, new StringSerializer(), serdes.value(Topics.COMPLETIONS).serializer());
+    tokenTopic = cluster.catalogue().name(Topics.TOKENS);
+    completionTopic = cluster.catalogue().name(Topics.COMPLETIONS);
+  }
+
+  void tokens(final TokenChunk chunk) {
+    tokens.send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), report);
+  }
+
+  void completion(final Completion completion) {
+    completions.send(new ProducerRecord<>(completionTopic, completion.getInstanceId(), completion), report);
+  }
+
+  @Override
+  public void close() {
+    tokens.close(Duration.ofSeconds(5));
+    completions.close(Duration.ofSeconds(5));
+  }
+}

@@ -1,0 +1,106 @@
+package io.zerolayer.tokenbuffer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.contract.avro.ResponseChunk;
+import io.zerolayer.contract.avro.RoutingDecision;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.avro.TokenChunk;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.testing.GoldenFile;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class TokenBufferTopologyTest {
+
+  private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+  private final TopicCatalogue catalogue = TopicCatalogue.unprefixed();
+  private final ContractSerdes serdes = ContractSerdes.inMemory();
+  private TopologyTestDriver driver;
+  private TestInputTopic<String, RoutingDecision> decisions;
+  private TestInputTopic<String, TokenChunk> tokens;
+  private TestOutputTopic<String, ResponseChunk> responses;
+
+  @BeforeEach
+  void setUp() {
+    final Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "token-buffer-test");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    driver = new TopologyTestDriver(TokenBufferTopology.build(catalogue, serdes, new SimpleMeterRegistry()), props,
+        START);
+    decisions = driver.createInputTopic(catalogue.name(Topics.DECISIONS), new StringSerializer(),
+        serdes.value(Topics.DECISIONS).serializer());
+    tokens = driver.createInputTopic(catalogue.name(Topics.TOKENS), new StringSerializer(),
+        serdes.value(Topics.TOKENS).serializer());
+    responses = driver.createOutputTopic(catalogue.name(Topics.RESPONSES), new StringDeserializer(),
+        serdes.value(Topics.RESPONSES).deserializer());
+  }
+
+  @AfterEach
+  void tearDown() {
+    driver.close();
+  }
+
+  @Test
+  void shouldMatchTheCheckedInTopologyDescription() throws Exception {
+    GoldenFile.assertMatches("token-buffer-topology.txt",
+        TokenBufferTopology.build(catalogue, serdes, new SimpleMeterRegistry()).describe().toString());
+  }
+
+  @Test
+  void shouldStreamTokensInOrderOnceEachAndCloseWithTheOutcome() {
+    decisions.pipeInput("seq-1", decision("seq-1", null), START);
+    tokens.pipeInput("seq-1", chunk("seq-1", 0, false, "Hel", "lo"), START.plusMillis(10));
+    tokens.pipeInput("seq-1", chunk("seq-1", 0, false, "Hel", "lo"), START.plusMillis(20));
+    tokens.pipeInput("seq-1", chunk("seq-1", 2, false, " wor", "ld"), START.plusMillis(30));
+    tokens.pipeInput("seq-1", chunk("seq-1", 4, true), START.plusMillis(40));
+
+    final List<ResponseChunk> out = responses.readValuesToList();
+
+    assertThat(out).extracting(ResponseChunk::getStartIndex).containsExactly(0, 2, 4);
+    assertThat(out.stream().flatMap(c -> c.getTokens().stream())).containsExactly("Hel", "lo", " wor", "ld");
+    assertThat(out.get(2).getLast()).isTrue();
+    assertThat(out.get(2).getOutcome()).isEqualTo(RoutingOutcome.DIRECT);
+  }
+
+  @Test
+  void shouldWriteToTheReplyTopicTheRequestNamed() {
+    final TestOutputTopic<String, ResponseChunk> replies = driver.createOutputTopic("client-7-replies",
+        new StringDeserializer(), serdes.value(Topics.RESPONSES).deserializer());
+
+    decisions.pipeInput("seq-2", decision("seq-2", "client-7-replies"), START);
+    tokens.pipeInput("seq-2", chunk("seq-2", 0, true, "ok"), START.plusMillis(10));
+
+    assertThat(responses.isEmpty()).isTrue();
+    assertThat(replies.readValuesToList()).hasSize(1);
+  }
+
+  private static RoutingDecision decision(final String sequenceId, final String replyTopic) {
+    return RoutingDecision.newBuilder()
+        .setSequenceId(sequenceId).setEpoch(1).setInstanceId("gpu-1").setOutcome(RoutingOutcome.DIRECT)
+        .setReason("lowest cost").setTraceId("t-" + sequenceId).setRouterId("r1").setReplyTopic(replyTopic)
+        .setDecidedAtMs(START.toEpochMilli()).build();
+  }
+
+  private static TokenChunk chunk(final String sequenceId, final int start, final boolean last,
+      final String... words) {
+    return TokenChunk.newBuilder()
+        .setSequenceId(sequenceId).setEpoch(1).setInstanceId("gpu-1").setStartIndex(start)
+        .setTokens(List.of(words)).setLast(last).setFinishReason(last ? "stop" : null)
+        .setEmittedAtMs(START.toEpochMilli()).build();
+  }
+}
