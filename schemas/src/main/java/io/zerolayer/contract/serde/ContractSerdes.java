@@ -6,6 +6,7 @@ import io.zerolayer.contract.topic.Topic;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Serdes for the catalogue's topics, all sharing one registry client (and its caches). Keys
@@ -38,6 +39,11 @@ public final class ContractSerdes implements AutoCloseable {
   /** The serde of one record type. */
   public <V extends SpecificRecord> Serde<V> value(final Class<V> type) {
     return Serdes.serdeFrom(new AvroSerializer<>(registry, autoRegister), new AvroDeserializer<>(registry, type));
+  }
+
+  /** One serializer for records of any type, for a producer that writes to several topics. */
+  public Serializer<SpecificRecord> anyRecordSerializer() {
+    return new AvroSerializer<>(registry, autoRegister);
   }
 
   /** The key serde of every catalogue topic but the dead-letter ones. */

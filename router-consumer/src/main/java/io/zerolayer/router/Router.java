@@ -1,0 +1,178 @@
+package io.zerolayer.router;
+
+import static java.util.Objects.requireNonNull;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.router.internal.Decider;
+import io.zerolayer.router.internal.HeatmapView;
+import io.zerolayer.router.internal.RequestRouter;
+import io.zerolayer.router.internal.RequestValidator;
+import io.zerolayer.router.internal.RouterMeters;
+import io.zerolayer.router.internal.RouterRecords;
+import io.zerolayer.router.policy.RoutingPolicy;
+import io.zerolayer.runtime.ClusterSettings;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One router: waits until its heatmap view has read the score topic to its end, then reads
+ * requests as a member of the routers' consumer group. Each poll's requests, their decisions,
+ * dispatches and commands, and the consumed offsets are one Kafka transaction, so a router
+ * killed at any point neither loses a request nor dispatches one twice.
+ */
+public final class Router implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Router.class);
+
+  private final HeatmapView heatmap;
+  private final KafkaConsumer<byte[], byte[]> consumer;
+  private final KafkaProducer<byte[], byte[]> producer;
+  private final RequestRouter requestRouter;
+  private final List<KafkaClientMetrics> clientMetrics;
+  private final String requestTopic;
+  private final Thread loop;
+  private final CountDownLatch started = new CountDownLatch(1);
+  private volatile boolean running = true;
+
+  public Router(final ClusterSettings cluster, final RouterConfig config, final RoutingPolicy policy,
+      final MeterRegistry registry) {
+    requireNonNull(policy, "policy");
+    final String routerId = config.routerId();
+    final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
+    heatmap = new HeatmapView(cluster, serdes);
+    consumer = new KafkaConsumer<>(consumerProps(cluster, config), new ByteArrayDeserializer(),
+        new ByteArrayDeserializer());
+    producer = new KafkaProducer<>(producerProps(cluster, routerId), new ByteArraySerializer(),
+        new ByteArraySerializer());
+    requestRouter = new RequestRouter(cluster.catalogue(), serdes,
+        new RequestValidator(config.maxOutputTokens(), config.maxPromptChars()),
+        new Decider(policy, config.defaultRetryAfterMs()), heatmap, new RouterRecords(routerId),
+        new RouterMeters(registry));
+    clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));
+    clientMetrics.forEach(m -> m.bindTo(registry));
+    requestTopic = cluster.catalogue().name(Topics.REQUESTS);
+    loop = new Thread(this::run, routerId);
+    loop.start();
+  }
+
+  private static Map<String, Object> consumerProps(final ClusterSettings cluster, final RouterConfig config) {
+    final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+    return props;
+  }
+
+  private static Map<String, Object> producerProps(final ClusterSettings cluster, final String routerId) {
+    final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+    props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "zerolayer-" + routerId);
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+    return props;
+  }
+
+  /** Waits until the router takes requests (its heatmap view is ready). */
+  public boolean awaitStarted(final Duration timeout) throws InterruptedException {
+    return started.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void run() {
+    try {
+      while (running && !heatmap.awaitReady(Duration.ofMillis(200))) {
+        LOG.debug("Waiting for the heatmap view to catch up");
+      }
+      producer.initTransactions();
+      consumer.subscribe(List.of(requestTopic));
+      started.countDown();
+      while (running) {
+        final ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+        if (!records.isEmpty()) {
+          routeInOneTransaction(records);
+        }
+      }
+    } catch (final WakeupException | InterruptedException e) {
+      // closing
+    } catch (final ProducerFencedException e) {
+      LOG.error("Another router took over transactional id of this one; stopping", e);
+    } finally {
+      consumer.close();
+    }
+  }
+
+  private void routeInOneTransaction(final ConsumerRecords<byte[], byte[]> records) {
+    producer.beginTransaction();
+    try {
+      for (final ConsumerRecord<byte[], byte[]> record : records) {
+        requestRouter.route(record, producer);
+      }
+      producer.sendOffsetsToTransaction(nextOffsets(records), consumer.groupMetadata());
+      producer.commitTransaction();
+    } catch (final ProducerFencedException e) {
+      throw e;
+    } catch (final KafkaException e) {
+      LOG.warn("Transaction failed, aborting and re-reading its requests: {}", e.toString());
+      producer.abortTransaction();
+      rewind(records.partitions());
+    }
+  }
+
+  private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(final ConsumerRecords<byte[], byte[]> records) {
+    final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    for (final TopicPartition partition : records.partitions()) {
+      final List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
+      offsets.put(partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
+    }
+    return offsets;
+  }
+
+  private void rewind(final Set<TopicPartition> partitions) {
+    final Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(partitions);
+    for (final TopicPartition partition : partitions) {
+      final OffsetAndMetadata offset = committed.get(partition);
+      if (offset == null) {
+        consumer.seekToBeginning(List.of(partition));
+      } else {
+        consumer.seek(partition, offset.offset());
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    consumer.wakeup();
+    try {
+      loop.join(Duration.ofSeconds(10).toMillis());
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(Duration.ofSeconds(5));
+    heatmap.close();
+    clientMetrics.forEach(KafkaClientMetrics::close);
+  }
+}

@@ -1,0 +1,27 @@
+package io.zerolayer.router;
+
+import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.runtime.MetricsServer;
+import java.util.concurrent.CountDownLatch;
+
+/** A router as its own process: settings from the environment, runs until stopped. */
+public final class RouterApp {
+
+  private RouterApp() {
+  }
+
+  public static void main(final String[] args) throws InterruptedException {
+    final RouterConfig config = RouterConfig.fromEnvironment(System.getenv());
+    final MetricsServer server = new MetricsServer("router", http -> { }).start("0.0.0.0", config.httpPort());
+    final Router router = new Router(ClusterSettings.fromEnvironment(System.getenv()), config,
+        new LatencyAwarePolicy(), server.registry());
+    final CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      router.close();
+      server.close();
+      stopped.countDown();
+    }, "router-shutdown"));
+    stopped.await();
+  }
+}

@@ -1,0 +1,85 @@
+package io.zerolayer.router.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceState;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.router.policy.Candidate;
+import io.zerolayer.router.policy.Heatmap;
+import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.router.policy.LatencyPredictor;
+import io.zerolayer.router.policy.RequestProfile;
+import io.zerolayer.router.policy.RoutingPolicy;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Stage 1: picks the instance from the policy's ranking, pre-warms a cold one, and falls back
+ * to the next best when the first turned unusable in the heatmap between selection and
+ * dispatch. Nothing usable: throttled, with a retry time predicted from the fleet.
+ */
+public final class Decider {
+
+  static final double WARM_LEVEL = 0.95;
+  private static final RequestProfile TYPICAL = new RequestProfile("typical", 256, 128);
+
+  private final RoutingPolicy policy;
+  private final long defaultRetryAfterMs;
+
+  /**
+   * @param defaultRetryAfterMs the retry time when the heatmap knows no instance at all
+   */
+  public Decider(final RoutingPolicy policy, final long defaultRetryAfterMs) {
+    this.policy = requireNonNull(policy, "policy");
+    this.defaultRetryAfterMs = defaultRetryAfterMs;
+  }
+
+  /**
+   * @param request the validated request
+   * @param latest the heatmap as it is at dispatch time (read again after ranking)
+   */
+  public Decision select(final RequestProfile request, final Heatmap heatmap, final Supplier<Heatmap> latest) {
+    final List<Candidate> ranked = policy.rank(request, heatmap);
+    if (ranked.isEmpty()) {
+      return throttled(heatmap, "no instance can take new work (" + heatmap.rows().size() + " known)");
+    }
+    final Heatmap now = latest.get();
+    for (int i = 0; i < ranked.size(); i++) {
+      final Candidate candidate = ranked.get(i);
+      final InstanceScore row = now.row(candidate.instanceId());
+      if (!LatencyAwarePolicy.usable(row)) {
+        continue;
+      }
+      if (row.getWarmupLevel() < WARM_LEVEL) {
+        return new Decision(RoutingOutcome.PREWARMED, candidate.instanceId(),
+            String.format("%s: lowest cost %.0f; warm-up %.0f%%, pre-warmed", policy.name(), candidate.cost(),
+                100 * row.getWarmupLevel()), candidate.predictedLatencyMs(), null);
+      }
+      if (i == 0) {
+        return new Decision(RoutingOutcome.DIRECT, candidate.instanceId(),
+            String.format("%s: lowest cost %.0f of %d", policy.name(), candidate.cost(), ranked.size()),
+            candidate.predictedLatencyMs(), null);
+      }
+      return new Decision(RoutingOutcome.FALLBACK, candidate.instanceId(),
+          String.format("%s: %s became unusable before dispatch; next best, cost %.0f", policy.name(),
+              ranked.get(0).instanceId(), candidate.cost()), candidate.predictedLatencyMs(), null);
+    }
+    return throttled(now, "every ranked instance became unusable before dispatch");
+  }
+
+  /** A throttle decision whose retry time is the soonest a known instance should have room. */
+  Decision throttled(final Heatmap heatmap, final String reason) {
+    return new Decision(RoutingOutcome.THROTTLED, null, reason, null, retryAfterMs(heatmap));
+  }
+
+  long retryAfterMs(final Heatmap heatmap) {
+    double soonest = Double.MAX_VALUE;
+    for (final InstanceScore row : heatmap.all()) {
+      if (row.getState() != InstanceState.EJECTED) {
+        soonest = Math.min(soonest, LatencyPredictor.queueWaitMs(row) + LatencyPredictor.serviceMs(row, TYPICAL));
+      }
+    }
+    return soonest == Double.MAX_VALUE ? defaultRetryAfterMs : Math.max(1L, Math.round(soonest));
+  }
+}

@@ -1,0 +1,80 @@
+package io.zerolayer.router.internal;
+
+import io.zerolayer.contract.avro.CommandType;
+import io.zerolayer.contract.avro.DispatchTask;
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.InstanceCommand;
+import io.zerolayer.contract.avro.RoutingDecision;
+import io.zerolayer.contract.avro.RoutingOutcome;
+
+/** Builds the records a decision turns into. */
+public final class RouterRecords {
+
+  private final String routerId;
+
+  public RouterRecords(final String routerId) {
+    this.routerId = routerId;
+  }
+
+  /** The decision record of a request that was read. */
+  public RoutingDecision decision(final InferenceRequest request, final Decision decision, final int inputTokens,
+      final String traceId, final long nowMs) {
+    return RoutingDecision.newBuilder()
+        .setSequenceId(request.getSequenceId())
+        .setEpoch(decision.dispatched() ? 1 : 0)
+        .setInstanceId(decision.instanceId())
+        .setOutcome(decision.outcome())
+        .setReason(decision.reason())
+        .setPredictedLatencyMs(decision.predictedLatencyMs())
+        .setRetryAfterMs(decision.retryAfterMs())
+        .setResumeFromIndex(0)
+        .setMaxOutputTokens(request.getMaxOutputTokens())
+        .setInputTokens(inputTokens)
+        .setReplyTopic(request.getReplyTopic())
+        .setTraceId(traceId)
+        .setRouterId(routerId)
+        .setDecidedAtMs(nowMs)
+        .build();
+  }
+
+  /** The rejection of a record that could not even be read as a request. */
+  public RoutingDecision unreadable(final String sequenceId, final String reason, final String traceId,
+      final long nowMs) {
+    return RoutingDecision.newBuilder()
+        .setSequenceId(sequenceId)
+        .setEpoch(0)
+        .setOutcome(RoutingOutcome.REJECTED)
+        .setReason(reason)
+        .setTraceId(traceId)
+        .setRouterId(routerId)
+        .setDecidedAtMs(nowMs)
+        .build();
+  }
+
+  /** The task of the first attempt. */
+  public DispatchTask dispatch(final InferenceRequest request, final RoutingDecision decision, final String prompt) {
+    return DispatchTask.newBuilder()
+        .setSequenceId(request.getSequenceId())
+        .setEpoch(decision.getEpoch())
+        .setInstanceId(decision.getInstanceId())
+        .setPrompt(prompt)
+        .setInputTokens(decision.getInputTokens())
+        .setMaxOutputTokens(request.getMaxOutputTokens())
+        .setSeed(request.getSeed())
+        .setResumeFromIndex(0)
+        .setTraceId(decision.getTraceId())
+        .setDispatchedAtMs(decision.getDecidedAtMs())
+        .build();
+  }
+
+  /** The pre-warm command sent ahead of a dispatch to a cold instance. */
+  public InstanceCommand preWarm(final RoutingDecision decision) {
+    return InstanceCommand.newBuilder()
+        .setInstanceId(decision.getInstanceId())
+        .setType(CommandType.PRE_WARM)
+        .setSequenceId(decision.getSequenceId())
+        .setReason("request " + decision.getSequenceId() + " routed to a cold instance")
+        .setIssuedAtMs(decision.getDecidedAtMs())
+        .build();
+  }
+}

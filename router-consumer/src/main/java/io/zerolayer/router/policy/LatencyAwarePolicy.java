@@ -1,0 +1,46 @@
+package io.zerolayer.router.policy;
+
+import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceState;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Zerolayer's policy: cost = (predicted latency + predicted queue wait) / weight, lowest first.
+ * Ejected, unavailable and suspect instances and those of weight 0 are never ranked;
+ * instances of a penalised zone only when nothing else is left.
+ */
+public final class LatencyAwarePolicy implements RoutingPolicy {
+
+  @Override
+  public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
+    final List<Candidate> healthyZones = new ArrayList<>();
+    final List<Candidate> penalisedZones = new ArrayList<>();
+    for (final InstanceScore row : heatmap.all()) {
+      if (!usable(row)) {
+        continue;
+      }
+      final double latency = LatencyPredictor.latencyMs(row, request);
+      final Candidate candidate = new Candidate(row.getInstanceId(), latency, latency / row.getWeight());
+      (row.getZonePenalised() ? penalisedZones : healthyZones).add(candidate);
+    }
+    final List<Candidate> ranked = healthyZones.isEmpty() ? penalisedZones : healthyZones;
+    ranked.sort(Comparator.comparingDouble(Candidate::cost).thenComparing(Candidate::instanceId));
+    return ranked;
+  }
+
+  /** Whether an instance may take new work at all. */
+  public static boolean usable(final InstanceScore row) {
+    return row != null
+        && row.getWeight() > 0.0
+        && row.getState() != InstanceState.EJECTED
+        && row.getState() != InstanceState.UNAVAILABLE
+        && row.getState() != InstanceState.SUSPECT;
+  }
+
+  @Override
+  public String name() {
+    return "zerolayer";
+  }
+}

@@ -1,0 +1,114 @@
+package io.zerolayer.router.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceState;
+import io.zerolayer.contract.avro.LatencyModel;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.router.policy.Heatmap;
+import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.router.policy.RequestProfile;
+import java.util.Arrays;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class DeciderTest {
+
+  private static final RequestProfile REQUEST = new RequestProfile("seq-1", 100, 50);
+
+  private final Decider decider = new Decider(new LatencyAwarePolicy(), 1000);
+
+  @Test
+  void shouldPickTheInstanceWithTheLowestPredictedCost() {
+    final Heatmap heatmap = heatmap(row("slow", 1.0, 4), row("fast", 1.0, 0), row("busy", 1.0, 9));
+
+    final Decision decision = decider.select(REQUEST, heatmap, () -> heatmap);
+
+    assertThat(decision.outcome()).isEqualTo(RoutingOutcome.DIRECT);
+    assertThat(decision.instanceId()).isEqualTo("fast");
+  }
+
+  @Test
+  void shouldDivideTheCostByTheWeight() {
+    final Heatmap heatmap = heatmap(row("fragmented", 0.1, 0), row("clean", 1.0, 1));
+
+    assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId()).isEqualTo("clean");
+  }
+
+  @Test
+  void shouldFallBackToTheNextBestWhenTheFirstTurnsUnusableBeforeDispatch() {
+    final Heatmap atSelection = heatmap(row("a", 1.0, 0), row("b", 1.0, 2));
+    final InstanceScore ejected = row("a", 0.0, 0);
+    ejected.setState(InstanceState.EJECTED);
+    final Heatmap atDispatch = heatmap(ejected, row("b", 1.0, 2));
+
+    final Decision decision = decider.select(REQUEST, atSelection, () -> atDispatch);
+
+    assertThat(decision.outcome()).isEqualTo(RoutingOutcome.FALLBACK);
+    assertThat(decision.instanceId()).isEqualTo("b");
+  }
+
+  @Test
+  void shouldPreWarmAnInstanceBelow95PercentWarmUp() {
+    final InstanceScore cold = row("cold", 1.0, 0);
+    cold.setWarmupLevel(0.4);
+    final Heatmap heatmap = heatmap(cold, row("warm", 1.0, 6));
+
+    final Decision decision = decider.select(REQUEST, heatmap, () -> heatmap);
+
+    assertThat(decision.outcome()).isEqualTo(RoutingOutcome.PREWARMED);
+    assertThat(decision.instanceId()).isEqualTo("cold");
+  }
+
+  @Test
+  void shouldAvoidAPenalisedZoneWhileAnotherZoneCanServe() {
+    final InstanceScore lossy = row("lossy", 1.0, 0);
+    lossy.setZonePenalised(true);
+    final Heatmap heatmap = heatmap(lossy, row("healthy", 1.0, 5));
+
+    assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId()).isEqualTo("healthy");
+  }
+
+  @Test
+  void shouldUseAPenalisedZoneWhenNothingElseIsLeft() {
+    final InstanceScore lossy = row("lossy", 1.0, 0);
+    lossy.setZonePenalised(true);
+    final Heatmap heatmap = heatmap(lossy);
+
+    assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId()).isEqualTo("lossy");
+  }
+
+  @Test
+  void shouldThrottleWithARetryTimeFromTheFleetWhenNothingIsUsable() {
+    final InstanceScore saturated = row("hot", 0.0, 8);
+    saturated.setState(InstanceState.UNAVAILABLE);
+    final Heatmap heatmap = heatmap(saturated);
+
+    final Decision decision = decider.select(REQUEST, heatmap, () -> heatmap);
+
+    assertThat(decision.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
+    assertThat(decision.instanceId()).isNull();
+    // 8 queued typical requests (40 + 0.1 * 256 + 20 * 128 = 2625.6 ms each) over 2 running, plus one typical
+    assertThat(decision.retryAfterMs()).isEqualTo(Math.round(8 * 2625.6 / 2 + 2625.6));
+  }
+
+  static Heatmap heatmap(final InstanceScore... rows) {
+    return new Heatmap(Arrays.stream(rows).collect(Collectors.toMap(InstanceScore::getInstanceId,
+        Function.identity())), 1);
+  }
+
+  static InstanceScore row(final String id, final double weight, final int queue) {
+    return InstanceScore.newBuilder()
+        .setInstanceId(id).setZone("zone-a").setModel("sim").setState(InstanceState.HEALTHY).setWeight(weight)
+        .setReason("test").setWarmupLevel(1.0).setGpuUtilization(0.5).setVramFragmentation(0.1)
+        .setTokenIntervalStddevMs(3).setTcpRetransmitRate(0).setQueueLength(queue).setRunningRequests(2)
+        .setDecodeTokensPerS(800).setZonePenalised(false)
+        .setLatencyModel(LatencyModel.newBuilder().setLatencyInterceptMs(40).setLatencyPerInputTokenMs(0.1)
+            .setLatencyPerOutputTokenMs(20).setTtftInterceptMs(40).setTtftPerInputTokenMs(0.1)
+            .setSamples(0).build())
+        .setLastTelemetryMs(0).setUpdatedAtMs(0)
+        .build();
+  }
+}
