@@ -1,0 +1,56 @@
+package io.zerolayer.fleet;
+
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.telemetry.TelemetryPublisher;
+import io.zerolayer.tokenbuffer.worker.Worker;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A simulated instance on the real pipeline: its GPU publishes telemetry every 50 ms and its
+ * worker takes dispatch tasks and commands like a real one.
+ */
+public final class SimulatedInstance implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SimulatedInstance.class);
+  static final long TELEMETRY_INTERVAL_MS = 50;
+
+  private final SimulatedGpu gpu;
+  private final TelemetryPublisher telemetry;
+  private final Worker worker;
+  private final ScheduledExecutorService clock;
+
+  public SimulatedInstance(final SimulatedGpu gpu, final String instanceId, final GpuProfile profile,
+      final ClusterSettings cluster, final ContractSerdes serdes) {
+    this.gpu = gpu;
+    this.telemetry = new TelemetryPublisher(cluster, serdes);
+    // Queued tasks wait inside the engine, where the queue shows in telemetry.
+    this.worker = new Worker(instanceId, cluster, serdes, gpu, profile.maxBatch() * 8);
+    this.clock = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, instanceId + "-telemetry"));
+    clock.scheduleAtFixedRate(this::report, 0, TELEMETRY_INTERVAL_MS, TimeUnit.MILLISECONDS);
+  }
+
+  private void report() {
+    try {
+      telemetry.publish(gpu.sample(System.currentTimeMillis()));
+    } catch (final RuntimeException e) {
+      LOG.warn("Telemetry sample not published", e);
+    }
+  }
+
+  /** Sequences the instance is generating or queueing now. */
+  public int activeTasks() {
+    return worker.activeTasks();
+  }
+
+  @Override
+  public void close() {
+    clock.shutdownNow();
+    worker.close();
+    telemetry.close();
+  }
+}
