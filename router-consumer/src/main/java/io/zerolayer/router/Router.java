@@ -12,6 +12,7 @@ import io.zerolayer.router.internal.RequestRouter;
 import io.zerolayer.router.internal.RequestValidator;
 import io.zerolayer.router.internal.RouterMeters;
 import io.zerolayer.router.internal.RouterRecords;
+import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.RoutingPolicy;
 import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
@@ -99,6 +100,11 @@ public final class Router implements AutoCloseable {
   /** Waits until the router takes requests (its heatmap view is ready). */
   public boolean awaitStarted(final Duration timeout) throws InterruptedException {
     return started.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** The router's current heatmap snapshot (immutable). */
+  public Heatmap heatmap() {
+    return heatmap.current();
   }
 
   private void run() {

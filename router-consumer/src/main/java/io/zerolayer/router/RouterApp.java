@@ -3,7 +3,7 @@ package io.zerolayer.router;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
-import java.util.concurrent.CountDownLatch;
+import io.zerolayer.runtime.ShutdownSignal;
 
 /** A router as its own process: settings from the environment, runs until stopped. */
 public final class RouterApp {
@@ -16,12 +16,6 @@ public final class RouterApp {
     final MetricsServer server = new MetricsServer("router", http -> { }).start("0.0.0.0", config.httpPort());
     final Router router = new Router(ClusterSettings.fromEnvironment(System.getenv()), config,
         new LatencyAwarePolicy(), server.registry());
-    final CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      router.close();
-      server.close();
-      stopped.countDown();
-    }, "router-shutdown"));
-    stopped.await();
+    ShutdownSignal.awaitThenClose("router", router, server);
   }
 }

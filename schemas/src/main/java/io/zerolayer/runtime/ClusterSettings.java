@@ -55,6 +55,17 @@ public record ClusterSettings(
         new TopicCatalogue(env.getOrDefault("ZEROLAYER_TOPIC_PREFIX", "")));
   }
 
+  /**
+   * Bootstrap servers and security from the environment, for tools that need no registry
+   * (topic provisioning).
+   */
+  public static Map<String, Object> clientPropertiesFromEnvironment(final Map<String, String> env) {
+    final Map<String, Object> props = new HashMap<>(security(env));
+    props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+        required(env, "KAFKA_BOOTSTRAP_SERVERS", "host:9092,host2:9092"));
+    return props;
+  }
+
   private static Map<String, String> security(final Map<String, String> env) {
     final String protocol = env.getOrDefault("KAFKA_SECURITY_PROTOCOL", "PLAINTEXT");
     final Map<String, String> security = new HashMap<>();

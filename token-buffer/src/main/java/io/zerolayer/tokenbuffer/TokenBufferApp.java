@@ -4,9 +4,9 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
+import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.runtime.StreamsApp;
 import io.zerolayer.runtime.StreamsSettings;
-import java.util.concurrent.CountDownLatch;
 
 /** token-buffer as its own process: settings from the environment, runs until stopped. */
 public final class TokenBufferApp {
@@ -26,13 +26,7 @@ public final class TokenBufferApp {
   }
 
   public static void main(final String[] args) throws InterruptedException {
-    final StreamsApp app = start(ClusterSettings.fromEnvironment(System.getenv()),
-        TokenBufferConfig.fromEnvironment(System.getenv()), "0.0.0.0");
-    final CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      app.close();
-      stopped.countDown();
-    }, "token-buffer-shutdown"));
-    stopped.await();
+    ShutdownSignal.awaitThenClose("token-buffer", start(ClusterSettings.fromEnvironment(System.getenv()),
+        TokenBufferConfig.fromEnvironment(System.getenv()), "0.0.0.0"));
   }
 }

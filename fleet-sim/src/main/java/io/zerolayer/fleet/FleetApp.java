@@ -1,0 +1,25 @@
+package io.zerolayer.fleet;
+
+import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.runtime.ShutdownSignal;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A simulated fleet as its own process. {@code ZEROLAYER_FLEET_INSTANCES} (default 4) and
+ * {@code ZEROLAYER_FLEET_ZONES} (comma-separated, default {@code zone-a,zone-b}) shape it.
+ */
+public final class FleetApp {
+
+  private FleetApp() {
+  }
+
+  public static void main(final String[] args) throws InterruptedException {
+    final Map<String, String> env = System.getenv();
+    final int size = Integer.parseInt(env.getOrDefault("ZEROLAYER_FLEET_INSTANCES", "4"));
+    final List<String> zones = Arrays.asList(env.getOrDefault("ZEROLAYER_FLEET_ZONES", "zone-a,zone-b").split(","));
+    ShutdownSignal.awaitThenClose("fleet-sim",
+        Fleet.start(ClusterSettings.fromEnvironment(env), size, zones, GpuProfile.standard()));
+  }
+}
