@@ -42,7 +42,8 @@ public final class ChildJvm implements AutoCloseable {
     requireNonNull(spec, "spec");
     requireNonNull(workDir, "workDir");
     final Path logFile = workDir.toAbsolutePath().resolve(spec.name() + ".log");
-    final List<String> command = spec.commandLine(javaLauncher(), parentGuardLocation());
+    final List<String> command = spec.commandLine(javaLauncher(), parentGuardLocation(),
+        ProcessHandle.current().pid());
     try {
       Files.createDirectories(workDir);
       Files.writeString(logFile, "# " + String.join(" ", command) + System.lineSeparator(),

@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * @param name short kebab-case name; the log file is {@code <name>.log}
  * @param mainClass the real main class; {@link ParentGuard} runs it
  * @param args arguments of the real main class
- * @param classpath classpath of the real main class
+ * @param classpath classpath of the real main class; relative entries are resolved against the
+ *     current directory now, since the child runs in its work dir
  * @param maxHeap value of {@code -Xmx}, such as {@code 512m}
  * @param systemProperties {@code -D} settings
  */
@@ -41,22 +42,25 @@ public record JvmSpec(String name, String mainClass, List<String> args, List<Pat
       throw new IllegalArgumentException("Heap size '" + maxHeap + "' must look like 512m or 2g");
     }
     args = List.copyOf(args);
-    classpath = List.copyOf(classpath);
+    classpath = classpath.stream().map(Path::toAbsolutePath).toList();
     systemProperties = Collections.unmodifiableMap(new TreeMap<>(systemProperties));
   }
 
   /**
-   * The command line: {@code java -Xmx<heap> -D... -cp <guard>:<classpath> ParentGuard <main> <args>}.
+   * The command line: {@code java -Xmx<heap> -D... -Dzerolayer.parent.pid=<pid> -cp <guard>:<classpath>
+   * ParentGuard <main> <args>}.
    *
    * @param java the java launcher
    * @param guard where {@link ParentGuard} is loaded from (a jar or a classes directory)
+   * @param parentPid the process whose death ends the child
    */
-  public List<String> commandLine(final Path java, final Path guard) {
+  public List<String> commandLine(final Path java, final Path guard, final long parentPid) {
     final List<String> command = new ArrayList<>();
     command.add(java.toString());
     command.add("-Xmx" + maxHeap);
     command.add("-Djava.awt.headless=true");
     systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+    command.add("-D" + ParentGuard.PARENT_PID_PROPERTY + "=" + parentPid);
     command.add("-cp");
     command.add(Stream.concat(Stream.of(guard), classpath.stream())
         .map(Path::toString)

@@ -117,8 +117,7 @@ public final class KafkaBroker implements AutoCloseable {
 
   private static JvmSpec spec(final String name, final String mainClass, final List<String> args,
       final List<Path> classpath) {
-    return new JvmSpec(name, mainClass, args, classpath, HEAP, Map.of(
-        "log4j2.configurationFile", BrokerRuntime.LOG_CONFIG_RESOURCE,
-        "kafka.logs.dir", classpath.isEmpty() ? "." : "logs"));
+    return new JvmSpec(name, mainClass, args, classpath, HEAP,
+        Map.of("log4j2.configurationFile", BrokerRuntime.LOG_CONFIG_RESOURCE));
   }
 }

@@ -1,0 +1,15 @@
+package io.zerolayer.deploy.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code zerolayer} command line. */
+@Command(name = "zerolayer", mixinStandardHelpOptions = true, version = "zerolayer 0.1.0",
+    description = "Latency-aware routing for fleets of LLM inference servers, on Apache Kafka.",
+    subcommands = {UpCommand.class, TopicsCommand.class})
+public final class ZerolayerCli {
+
+  public static void main(final String[] args) {
+    System.exit(new CommandLine(new ZerolayerCli()).execute(args));
+  }
+}

@@ -1,0 +1,111 @@
+package io.zerolayer.deploy.local;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Apicurio schema registry (in-memory storage) on 127.0.0.1, run as a child JVM from the
+ * uber-jar of {@code deploy/schema-registry}. It serves the Confluent-compatible API at
+ * {@link #url()} and checks new schema versions for BACKWARD compatibility.
+ */
+public final class SchemaRegistryProcess implements AutoCloseable {
+
+  /** How long {@link #start(Path)} waits for the registry to answer. */
+  public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(120);
+
+  private static final String HEAP = "256m";
+  private static final String API = "/apis/ccompat/v7";
+  private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+  private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(2);
+  private static final String FIX = "read the log below; if the port was taken meanwhile, start again. A stale "
+      + "or partly built jar is fixed with: " + RegistryJar.BUILD;
+
+  private final ChildJvm process;
+  private final String url;
+
+  private SchemaRegistryProcess(final ChildJvm process, final String url) {
+    this.process = process;
+    this.url = url;
+  }
+
+  /** Starts the registry from the project's jar (see {@link RegistryJar}) with its log under workDir. */
+  public static SchemaRegistryProcess start(final Path workDir) {
+    return start(workDir, RegistryJar.locate(), DEFAULT_STARTUP_TIMEOUT);
+  }
+
+  /** Starts the registry from {@code jar} and waits at most {@code startupTimeout} for it to answer. */
+  public static SchemaRegistryProcess start(final Path workDir, final Path jar, final Duration startupTimeout) {
+    requireNonNull(workDir, "workDir");
+    requireNonNull(startupTimeout, "startupTimeout");
+    final int port = FreePorts.pick(1).get(0);
+    final String url = "http://" + FreePorts.HOST + ":" + port + API;
+    final JvmSpec spec = new JvmSpec("schema-registry", RegistryJar.mainClass(jar), List.of(), List.of(jar), HEAP,
+        Map.of("quarkus.http.host", FreePorts.HOST, "quarkus.http.port", String.valueOf(port)));
+    final ChildJvm process = ChildJvm.start(spec, workDir);
+    try {
+      final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
+      final Duration took = StartupWait.until("schema registry at " + url, process, startupTimeout,
+          () -> send(http, HttpRequest.newBuilder(URI.create(url + "/subjects")).GET()).statusCode() == 200, FIX);
+      setBackwardCompatibility(http, url, process);
+      System.err.println("Schema registry answers at " + url + " (started in " + took.toMillis() + " ms, pid "
+          + process.pid() + ", log " + process.logFile() + ")");
+      return new SchemaRegistryProcess(process, url);
+    } catch (final RuntimeException e) {
+      process.stop();
+      throw e;
+    }
+  }
+
+  /** Base URL of the Confluent-compatible API: {@code http://127.0.0.1:<port>/apis/ccompat/v7}. */
+  public String url() {
+    return url;
+  }
+
+  /** Process id of the registry JVM. */
+  public long pid() {
+    return process.pid();
+  }
+
+  /** The registry's stdout and stderr. */
+  public Path logFile() {
+    return process.logFile();
+  }
+
+  /** Stops the registry (SIGTERM, then SIGKILL after 15 s) and waits until it is gone. */
+  @Override
+  public void close() {
+    process.stop();
+  }
+
+  private static void setBackwardCompatibility(final HttpClient http, final String url, final ChildJvm process) {
+    final HttpRequest.Builder put = HttpRequest.newBuilder(URI.create(url + "/config"))
+        .header("Content-Type", CONTENT_TYPE)
+        .PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"BACKWARD\"}"));
+    try {
+      final HttpResponse<String> response = send(http, put);
+      if (response.statusCode() != 200) {
+        throw process.failure("The registry refused to set BACKWARD compatibility: HTTP " + response.statusCode()
+            + " " + response.body(), "check that the jar is the Apicurio build of deploy/schema-registry.");
+      }
+    } catch (final IOException e) {
+      throw process.failure("Cannot set the registry's compatibility: " + e, "read the log below.");
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LocalStackException("Interrupted while configuring the schema registry", e);
+    }
+  }
+
+  private static HttpResponse<String> send(final HttpClient http, final HttpRequest.Builder request)
+      throws IOException, InterruptedException {
+    return http.send(request.timeout(HTTP_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+  }
+}

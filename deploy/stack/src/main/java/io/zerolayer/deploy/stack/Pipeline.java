@@ -1,0 +1,102 @@
+package io.zerolayer.deploy.stack;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.heatmap.HeatmapApp;
+import io.zerolayer.heatmap.HeatmapConfig;
+import io.zerolayer.router.Router;
+import io.zerolayer.router.RouterConfig;
+import io.zerolayer.router.policy.Heatmap;
+import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.runtime.MetricsServer;
+import io.zerolayer.runtime.StreamsApp;
+import io.zerolayer.tokenbuffer.TokenBufferApp;
+import io.zerolayer.tokenbuffer.TokenBufferConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * heatmap-streams, token-buffer and one router in this JVM, for the quick start and the
+ * integration tests. In production each runs as its own process ({@code HeatmapApp},
+ * {@code TokenBufferApp}, {@code RouterApp}). Application ids and consumer groups carry the
+ * catalogue's prefix, so deployments sharing a cluster stay apart.
+ */
+public final class Pipeline implements AutoCloseable {
+
+  private static final Duration STARTUP = Duration.ofSeconds(90);
+
+  private final StreamsApp heatmap;
+  private final StreamsApp tokenBuffer;
+  private final MetricsServer routerServer;
+  private final Router router;
+
+  private Pipeline(final StreamsApp heatmap, final StreamsApp tokenBuffer, final MetricsServer routerServer,
+      final Router router) {
+    this.heatmap = heatmap;
+    this.tokenBuffer = tokenBuffer;
+    this.routerServer = routerServer;
+    this.router = router;
+  }
+
+  /**
+   * Starts the apps and waits until each takes input.
+   *
+   * @param stateDir where the streams apps keep their stores
+   * @param defaultPorts serve metrics on the apps' default ports, else on free ones
+   */
+  public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts)
+      throws InterruptedException, TimeoutException {
+    requireNonNull(cluster, "cluster");
+    final String prefix = cluster.catalogue().prefix();
+    final StreamsApp heatmap = HeatmapApp.start(cluster, new HeatmapConfig(Map.of(
+        HeatmapConfig.APPLICATION_ID, prefix + "zerolayer-heatmap",
+        HeatmapConfig.STATE_DIR, stateDir.resolve("heatmap").toString(),
+        HeatmapConfig.HTTP_PORT, defaultPorts ? 8083 : 0)), "127.0.0.1");
+    final StreamsApp tokenBuffer = TokenBufferApp.start(cluster, new TokenBufferConfig(Map.of(
+        TokenBufferConfig.APPLICATION_ID, prefix + "zerolayer-token-buffer",
+        TokenBufferConfig.STATE_DIR, stateDir.resolve("token-buffer").toString(),
+        TokenBufferConfig.HTTP_PORT, defaultPorts ? 8084 : 0)), "127.0.0.1");
+    final RouterConfig routerConfig = new RouterConfig(Map.of(
+        RouterConfig.ROUTER_ID, prefix + "router-1",
+        RouterConfig.GROUP_ID, prefix + "zerolayer-router"));
+    final MetricsServer routerServer = new MetricsServer("router", http -> { })
+        .start("127.0.0.1", defaultPorts ? routerConfig.httpPort() : 0);
+    final Router router = new Router(cluster, routerConfig, new LatencyAwarePolicy(), routerServer.registry());
+    final Pipeline pipeline = new Pipeline(heatmap, tokenBuffer, routerServer, router);
+    try {
+      heatmap.awaitRunning(STARTUP);
+      tokenBuffer.awaitRunning(STARTUP);
+      if (!router.awaitStarted(STARTUP)) {
+        throw new TimeoutException("Router did not read the heatmap to its end within " + STARTUP);
+      }
+    } catch (final InterruptedException | TimeoutException | RuntimeException e) {
+      pipeline.close();
+      throw e;
+    }
+    return pipeline;
+  }
+
+  /** The router's current heatmap snapshot. */
+  public Heatmap routerHeatmap() {
+    return router.heatmap();
+  }
+
+  /** The metrics URLs of the apps, by app name. */
+  public Map<String, String> metricsUrls() {
+    return Map.of(
+        "heatmap-streams", "http://127.0.0.1:" + heatmap.server().port() + "/metrics",
+        "token-buffer", "http://127.0.0.1:" + tokenBuffer.server().port() + "/metrics",
+        "router", "http://127.0.0.1:" + routerServer.port() + "/metrics");
+  }
+
+  @Override
+  public void close() {
+    router.close();
+    routerServer.close();
+    tokenBuffer.close();
+    heatmap.close();
+  }
+}

@@ -1,0 +1,83 @@
+package io.zerolayer.deploy.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class BrokerConfigTest {
+
+  private final BrokerConfig config = new BrokerConfig(19092, 19093, Path.of("/tmp/stack/kraft-combined-logs"));
+
+  @Test
+  void shouldRunOneNodeAsBrokerAndControllerWithA4xStyleBootstrapQuorum() throws IOException {
+    final Properties properties = load(config.render());
+
+    assertThat(properties)
+        .containsEntry("process.roles", "broker,controller")
+        .containsEntry("node.id", "1")
+        .containsEntry("controller.quorum.bootstrap.servers", "127.0.0.1:19093")
+        .containsEntry("controller.listener.names", "CONTROLLER")
+        .doesNotContainKey("controller.quorum.voters");
+  }
+
+  @Test
+  void shouldListenOnlyOnLoopbackWithTheChosenPorts() throws IOException {
+    final Properties properties = load(config.render());
+
+    assertThat(properties)
+        .containsEntry("listeners", "PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093")
+        .containsEntry("advertised.listeners", "PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093")
+        .containsEntry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    assertThat(config.bootstrapServers()).isEqualTo("127.0.0.1:19092");
+  }
+
+  @Test
+  void shouldKeepDataInTheGivenDirectory() throws IOException {
+    assertThat(load(config.render())).containsEntry("log.dirs", "/tmp/stack/kraft-combined-logs");
+  }
+
+  @Test
+  void shouldReplicateEveryInternalTopicOnceAndNeverCreateTopicsOnTheFly() throws IOException {
+    assertThat(load(config.render()))
+        .containsEntry("offsets.topic.replication.factor", "1")
+        .containsEntry("transaction.state.log.replication.factor", "1")
+        .containsEntry("transaction.state.log.min.isr", "1")
+        .containsEntry("share.coordinator.state.topic.replication.factor", "1")
+        .containsEntry("share.coordinator.state.topic.min.isr", "1")
+        .containsEntry("min.insync.replicas", "1")
+        .containsEntry("num.partitions", "1")
+        .containsEntry("auto.create.topics.enable", "false");
+  }
+
+  @Test
+  void shouldNotDelayTheFirstRebalanceOfAGroup() throws IOException {
+    assertThat(load(config.render()))
+        .containsEntry("group.initial.rebalance.delay.ms", "0")
+        .containsEntry("group.streams.initial.rebalance.delay.ms", "0");
+  }
+
+  @Test
+  void shouldEscapeBackslashesSoWindowsPathsSurviveThePropertiesSyntax() throws IOException {
+    final BrokerConfig windows = new BrokerConfig(1, 2, Path.of("/tmp/a\\b"));
+
+    assertThat(load(windows.render()).getProperty("log.dirs")).endsWith("a\\b");
+  }
+
+  @Test
+  void shouldRejectTheSamePortForBrokerAndController() {
+    assertThatThrownBy(() -> new BrokerConfig(9092, 9092, Path.of("logs")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("different ports");
+  }
+
+  private static Properties load(final String text) throws IOException {
+    final Properties properties = new Properties();
+    properties.load(new StringReader(text));
+    return properties;
+  }
+}

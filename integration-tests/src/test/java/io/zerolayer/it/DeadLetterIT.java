@@ -1,0 +1,125 @@
+package io.zerolayer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.client.InferenceClient;
+import io.zerolayer.contract.client.Response;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.Topic;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.deploy.stack.Pipeline;
+import io.zerolayer.fleet.Fleet;
+import io.zerolayer.fleet.GpuProfile;
+import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.runtime.DeadLetters;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(TestCluster.class)
+class DeadLetterIT {
+
+  /** Every topic some app reads, with the instance or sequence key its readers will see. */
+  private static final List<Topic<String, ?>> INPUTS = List.of(Topics.TELEMETRY, Topics.REQUESTS,
+      Topics.DECISIONS, Topics.TOKENS, Topics.DISPATCH, Topics.COMMANDS, Topics.INSTANCE_SCORES);
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void shouldDeadLetterInvalidRecordsOnEveryInputTopicAndKeepServing(final TestCluster.Handle cluster)
+      throws Exception {
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), GpuProfile.standard());
+        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false);
+        ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        InferenceClient client = new InferenceClient(settings, serdes);
+        KafkaProducer<byte[], byte[]> raw = rawProducer(settings);
+        RecordCollector<byte[], byte[]> telemetryDlq = deadLetters(settings, Topics.TELEMETRY_DLQ);
+        RecordCollector<byte[], byte[]> inferenceDlq = deadLetters(settings, Topics.INFERENCE_DLQ)) {
+      Awaits.routerSees(pipeline, fleet.instanceIds());
+      final int schemaId = serdes.registry().register("zerolayer-it-any-value", InstanceTelemetry.getClassSchema());
+
+      // Given three kinds of invalid record on every input topic
+      final Map<String, byte[]> invalid = Map.of(
+          "garbage bytes", "this is not avro".getBytes(StandardCharsets.UTF_8),
+          "unknown schema id", wire(999_999, new byte[] {2, 'x'}),
+          "value breaking its schema", wire(schemaId, new byte[] {1}));
+      for (final Topic<String, ?> topic : INPUTS) {
+        for (final byte[] value : invalid.values()) {
+          raw.send(new ProducerRecord<>(catalogue.name(topic), "gpu-0".getBytes(StandardCharsets.UTF_8), value));
+        }
+      }
+      raw.flush();
+
+      // Then each shows up on its dead-letter topic with the reason and origin in its headers
+      telemetryDlq.awaitUntil(records -> records.size() >= 3, Duration.ofSeconds(60));
+      inferenceDlq.awaitUntil(records -> records.size() >= 3 * (INPUTS.size() - 1), Duration.ofSeconds(60));
+      assertThat(originTopics(telemetryDlq.records())).containsOnly(catalogue.name(Topics.TELEMETRY));
+      assertThat(originTopics(inferenceDlq.records())).containsExactlyInAnyOrder(INPUTS.stream()
+          .filter(t -> t != Topics.TELEMETRY)
+          .flatMap(t -> List.of(catalogue.name(t), catalogue.name(t), catalogue.name(t)).stream())
+          .toArray(String[]::new));
+      final List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>(telemetryDlq.records());
+      all.addAll(inferenceDlq.records());
+      assertThat(all).allSatisfy(record -> {
+        assertThat(header(record, DeadLetters.MESSAGE)).isNotBlank();
+        assertThat(header(record, DeadLetters.OFFSET)).isNotBlank();
+      });
+      assertThat(all).anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE)).contains("schema id 999999"));
+
+      // And every app goes on: new requests are still routed and answered
+      final List<CompletableFuture<Response>> answers = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        answers.add(client.submit(InferenceRequest.newBuilder().setSequenceId("after-dlq-" + i).setTenantId("t")
+            .setPrompt("still there?").setMaxOutputTokens(8).setSeed(i)
+            .setSubmittedAtMs(System.currentTimeMillis()).build()));
+      }
+      for (final CompletableFuture<Response> answer : answers) {
+        assertThat(answer.get(60, TimeUnit.SECONDS).outcome()).isEqualTo(RoutingOutcome.DIRECT);
+      }
+    }
+  }
+
+  private static byte[] wire(final int schemaId, final byte[] body) {
+    return ByteBuffer.allocate(5 + body.length).put((byte) 0).putInt(schemaId).put(body).array();
+  }
+
+  private static List<String> originTopics(final List<ConsumerRecord<byte[], byte[]>> records) {
+    return records.stream().map(r -> header(r, DeadLetters.TOPIC)).toList();
+  }
+
+  private static String header(final ConsumerRecord<byte[], byte[]> record, final String name) {
+    final Header header = record.headers().lastHeader(name);
+    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+  }
+
+  private static KafkaProducer<byte[], byte[]> rawProducer(final ClusterSettings settings) {
+    return new KafkaProducer<>(new HashMap<>(settings.clientProperties()), new ByteArraySerializer(),
+        new ByteArraySerializer());
+  }
+
+  private static RecordCollector<byte[], byte[]> deadLetters(final ClusterSettings settings,
+      final Topic<byte[], byte[]> topic) {
+    return new RecordCollector<>(settings, settings.catalogue().name(topic), new ByteArrayDeserializer(),
+        new ByteArrayDeserializer());
+  }
+}

@@ -1,0 +1,42 @@
+package io.zerolayer.it;
+
+import io.zerolayer.contract.avro.RoutingDecision;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.runtime.ClusterSettings;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/** Every routing decision written during a test, by sequence id. */
+final class DecisionLog implements AutoCloseable {
+
+  private final RecordCollector<String, RoutingDecision> collector;
+
+  DecisionLog(final ClusterSettings cluster, final ContractSerdes serdes) {
+    collector = new RecordCollector<>(cluster, cluster.catalogue().name(Topics.DECISIONS), new StringDeserializer(),
+        serdes.value(Topics.DECISIONS).deserializer());
+  }
+
+  /** Waits until each sequence has a decision; returns all decisions of those sequences. */
+  Map<String, List<RoutingDecision>> awaitFor(final Collection<String> sequenceIds, final Duration timeout) {
+    return collector.awaitUntil(records -> bySequence(records).keySet().containsAll(sequenceIds), timeout)
+        .stream()
+        .filter(r -> sequenceIds.contains(r.key()))
+        .collect(Collectors.groupingBy(ConsumerRecord::key,
+            Collectors.mapping(ConsumerRecord::value, Collectors.toList())));
+  }
+
+  private static Map<String, Long> bySequence(final List<ConsumerRecord<String, RoutingDecision>> records) {
+    return records.stream().collect(Collectors.groupingBy(ConsumerRecord::key, Collectors.counting()));
+  }
+
+  @Override
+  public void close() {
+    collector.close();
+  }
+}

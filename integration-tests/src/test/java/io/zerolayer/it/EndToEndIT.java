@@ -1,0 +1,92 @@
+package io.zerolayer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.RoutingDecision;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.client.InferenceClient;
+import io.zerolayer.contract.client.Response;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.deploy.stack.Pipeline;
+import io.zerolayer.fleet.Fleet;
+import io.zerolayer.fleet.GpuProfile;
+import io.zerolayer.fleet.TextModel;
+import io.zerolayer.runtime.ClusterSettings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(TestCluster.class)
+class EndToEndIT {
+
+  private static final int REQUESTS = 200;
+  private static final int MAX_OUTPUT_TOKENS = 24;
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void shouldAnswerEveryRequestCompletelyInOrderWithItsDecision(final TestCluster.Handle cluster) throws Exception {
+    // Given the whole pipeline on the real broker and registry, and a fleet of three instances
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    try (Fleet fleet = Fleet.start(settings, 3, List.of("zone-a", "zone-b"), GpuProfile.standard());
+        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false);
+        ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        DecisionLog decisions = new DecisionLog(settings, serdes);
+        InferenceClient client = new InferenceClient(settings, serdes)) {
+      Awaits.routerSees(pipeline, fleet.instanceIds());
+
+      // When 200 requests are published
+      final List<InferenceRequest> requests = IntStream.range(0, REQUESTS).mapToObj(EndToEndIT::request).toList();
+      final List<CompletableFuture<Response>> futures = new ArrayList<>();
+      requests.forEach(request -> futures.add(client.submit(request)));
+
+      // Then every one gets its complete, ordered text and a final chunk with the outcome
+      for (int i = 0; i < REQUESTS; i++) {
+        final InferenceRequest request = requests.get(i);
+        final Response response = futures.get(i).get(3, TimeUnit.MINUTES);
+        assertThat(response.text()).isEqualTo(expectedText(request));
+        assertThat(response.outcome()).isEqualTo(RoutingOutcome.DIRECT);
+        assertThat(response.last().getFinishReason()).isIn("stop", "length");
+        assertThat(fleet.instanceIds()).contains(response.last().getInstanceId());
+      }
+      // And one decision each, recorded on the decision topic
+      final Map<String, List<RoutingDecision>> recorded = decisions.awaitFor(
+          requests.stream().map(InferenceRequest::getSequenceId).toList(), Duration.ofSeconds(60));
+      assertThat(recorded).hasSize(REQUESTS);
+      assertThat(recorded.values()).allSatisfy(list -> {
+        assertThat(list).hasSize(1);
+        assertThat(list.get(0).getOutcome()).isEqualTo(RoutingOutcome.DIRECT);
+        assertThat(list.get(0).getPredictedLatencyMs()).isPositive();
+      });
+    }
+  }
+
+  private static InferenceRequest request(final int i) {
+    return InferenceRequest.newBuilder()
+        .setSequenceId("e2e-" + i)
+        .setTenantId("tenant-" + (i % 3))
+        .setPrompt("Request number " + i + ": tell me about routing.")
+        .setMaxOutputTokens(MAX_OUTPUT_TOKENS)
+        .setSeed(i)
+        .setSubmittedAtMs(System.currentTimeMillis())
+        .build();
+  }
+
+  private static String expectedText(final InferenceRequest request) {
+    final int length = TextModel.length(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens());
+    final StringBuilder text = new StringBuilder();
+    for (int i = 0; i < length; i++) {
+      text.append(TextModel.token(request.getPrompt(), request.getSeed(), i));
+    }
+    return text.toString();
+  }
+}

@@ -1,0 +1,121 @@
+package io.zerolayer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.serde.SchemaRegistryException;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.deploy.stack.Pipeline;
+import io.zerolayer.runtime.ClusterSettings;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(TestCluster.class)
+class SchemaEvolutionIT {
+
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void shouldRefuseASchemaThatBreaksBackwardCompatibility(final TestCluster.Handle cluster) {
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    final String subject = catalogue.name(Topics.TELEMETRY) + "-value";
+    try (ContractSerdes serdes = new ContractSerdes(settings.serdes())) {
+      serdes.registry().register(subject, InstanceTelemetry.getClassSchema());
+
+      assertThatThrownBy(() -> serdes.registry().register(subject, withField(
+          "{\"name\": \"rackId\", \"type\": \"string\"}")))
+          .isInstanceOf(SchemaRegistryException.class)
+          .satisfies(e -> assertThat(((SchemaRegistryException) e).status()).isEqualTo(409));
+    }
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void shouldLetConsumersBuiltWithTheOldClassesReadANewOptionalField(final TestCluster.Handle cluster)
+      throws Exception {
+    // Given the heatmap app, built with today's InstanceTelemetry class
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    final String topic = catalogue.name(Topics.TELEMETRY);
+    final Schema evolved = withField("{\"name\": \"firmware\", \"type\": [\"null\", \"string\"], \"default\": null}");
+    try (Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false);
+        ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        KafkaProducer<String, byte[]> producer = new KafkaProducer<>(new HashMap<>(settings.clientProperties()),
+            new StringSerializer(), new ByteArraySerializer());
+        RecordCollector<String, InstanceScore> scores = new RecordCollector<>(settings,
+            catalogue.name(Topics.INSTANCE_SCORES), new StringDeserializer(),
+            serdes.value(Topics.INSTANCE_SCORES).deserializer())) {
+      serdes.registry().register(topic + "-value", InstanceTelemetry.getClassSchema());
+
+      // When a newer producer registers a compatible schema with a new optional field and writes with it
+      final int id = serdes.registry().register(topic + "-value", evolved);
+      final byte[] value = wire(id, evolved, telemetry(evolved, "gpu-new"));
+      producer.send(new ProducerRecord<>(topic, "gpu-new", value)).get();
+
+      // Then the old classes read it, and the app built with them scores the instance
+      final InstanceTelemetry read = serdes.value(Topics.TELEMETRY).deserializer().deserialize(topic, value);
+      assertThat(read.getInstanceId()).isEqualTo("gpu-new");
+      assertThat(read.getVramFragmentation()).isEqualTo(0.2);
+      scores.awaitUntil(records -> records.stream().anyMatch(r -> r.key().equals("gpu-new")), Duration.ofSeconds(30));
+    }
+  }
+
+  private static Schema withField(final String field) {
+    final String base = InstanceTelemetry.getClassSchema().toString();
+    final int end = base.lastIndexOf(']');
+    return new Schema.Parser().parse(base.substring(0, end) + "," + field + base.substring(end));
+  }
+
+  private static GenericRecord telemetry(final Schema schema, final String instance) {
+    final GenericRecord record = new GenericData.Record(schema);
+    record.put("instanceId", instance);
+    record.put("zone", "zone-a");
+    record.put("model", "sim");
+    record.put("sampleTimeMs", System.currentTimeMillis());
+    record.put("gpuUtilization", 0.5);
+    record.put("vramUsedBytes", 1L << 30);
+    record.put("vramFragmentation", 0.2);
+    record.put("kvCacheHitRate", 0.4);
+    record.put("kvWarmupLevel", 1.0);
+    record.put("ncclRingLatencyMs", 0.3);
+    record.put("tcpRetransmitRate", 0.0);
+    record.put("queueLength", 0);
+    record.put("runningRequests", 1);
+    record.put("decodeTokensPerS", 500.0);
+    record.put("tokenIntervalStddevMs", 3.0);
+    record.put("allocationErrors", 0);
+    record.put("firmware", "550.54");
+    return record;
+  }
+
+  private static byte[] wire(final int id, final Schema schema, final GenericRecord record) throws Exception {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(0);
+    out.write(ByteBuffer.allocate(4).putInt(id).array());
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    new GenericDatumWriter<GenericRecord>(schema).write(record, encoder);
+    encoder.flush();
+    return out.toByteArray();
+  }
+}
