@@ -2,6 +2,7 @@ package io.zerolayer.it;
 
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.deploy.local.SchemaRegistryProcess;
+import io.zerolayer.deploy.local.WorkDirs;
 import io.zerolayer.deploy.stack.LocalCluster;
 import io.zerolayer.deploy.topics.ProvisioningProfile;
 import io.zerolayer.deploy.topics.TopicProvisioner;
@@ -69,9 +70,14 @@ public final class TestCluster implements BeforeAllCallback, ParameterResolver {
       return registryUrl;
     }
 
-    /** A directory of its own for one test's state stores. */
+    /**
+     * An empty directory of its own for one test's state stores; the broker starts empty on
+     * every run, so state left by an earlier run would not match it.
+     */
     public Path stateDir(final TopicCatalogue catalogue) throws IOException {
-      return Files.createDirectories(workDir.resolve("state").resolve(catalogue.prefix()));
+      final Path dir = workDir.resolve("state").resolve(catalogue.prefix());
+      WorkDirs.deleteRecursively(dir);
+      return Files.createDirectories(dir);
     }
 
     @Override

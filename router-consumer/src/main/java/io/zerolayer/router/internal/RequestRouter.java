@@ -36,6 +36,7 @@ public final class RequestRouter {
   private final HeatmapView heatmap;
   private final RouterRecords records;
   private final RouterMeters meters;
+  private final LocalDispatches dispatches = new LocalDispatches();
 
   public RequestRouter(final TopicCatalogue catalogue, final ContractSerdes serdes, final RequestValidator validator,
       final Decider decider, final HeatmapView heatmap, final RouterRecords records, final RouterMeters meters) {
@@ -77,7 +78,7 @@ public final class RequestRouter {
     final Decision decision = rejection
         .map(reason -> new Decision(RoutingOutcome.REJECTED, null, reason, null, null))
         .orElseGet(() -> decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
-            request.getMaxOutputTokens()), heatmap.current(), heatmap::current));
+            request.getMaxOutputTokens()), dispatches.applyTo(heatmap.current(), now), heatmap::current));
     final String sequenceKey = rejection.isPresent() && key != null ? key : request.getSequenceId();
     final RoutingDecision decided = records.decision(request, decision, inputTokens, traceId, now);
     decided.setSequenceId(sequenceKey);
@@ -87,6 +88,7 @@ public final class RequestRouter {
     send(out, Topics.DECISIONS, sequenceKey, decided);
     if (decision.dispatched()) {
       send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request, decided, prompt));
+      dispatches.record(decided.getInstanceId(), now);
     }
     meters.decided(decision.outcome(), record.timestamp(), now);
   }

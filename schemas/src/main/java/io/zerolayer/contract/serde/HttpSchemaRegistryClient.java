@@ -22,6 +22,9 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
   private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
+  /** Attempts of one call when the registry fails on its side (5xx) or cannot be reached. */
+  private static final int ATTEMPTS = 4;
+  private static final long FIRST_BACKOFF_MS = 100;
 
   private final ObjectMapper json = new ObjectMapper();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
@@ -71,7 +74,33 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     return json.createObjectNode().put("schema", schema.toString()).toString();
   }
 
+  /**
+   * Sends a call, again after a growing pause when the registry fails on its side (a real one
+   * can, for example when concurrent registrations contend for its store) or is not reachable.
+   * A refusal (4xx) is final.
+   */
   private JsonNode send(final String method, final String path, final String body) {
+    long backoffMs = FIRST_BACKOFF_MS;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return sendOnce(method, path, body);
+      } catch (final SchemaRegistryException e) {
+        final boolean transientFailure = e.status() == 0 || e.status() >= 500;
+        if (!transientFailure || attempt == ATTEMPTS) {
+          throw e;
+        }
+      }
+      try {
+        Thread.sleep(backoffMs);
+      } catch (final InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SchemaRegistryException("Interrupted while calling the schema registry", e);
+      }
+      backoffMs *= 2;
+    }
+  }
+
+  private JsonNode sendOnce(final String method, final String path, final String body) {
     final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
         .timeout(TIMEOUT)
         .header("Accept", CONTENT_TYPE)

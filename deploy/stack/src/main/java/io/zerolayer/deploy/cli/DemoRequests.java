@@ -38,14 +38,21 @@ final class DemoRequests {
       for (int i = 0; i < count; i++) {
         responses.add(client.submit(request(i)));
       }
-      out.printf("%-10s %-10s %-7s %8s  %s%n", "sequence", "outcome", "instance", "done ms", "first tokens");
+      out.printf("%-12s %-10s %-8s %8s  %s%n", "sequence", "outcome", "instance", "done ms", "first tokens");
       for (final CompletableFuture<Response> future : responses) {
         final Response response = future.get(60, TimeUnit.SECONDS);
-        out.printf("%-10s %-10s %-7s %8d  %s...%n", response.sequenceId(), response.outcome(),
-            response.last().getInstanceId(), (System.nanoTime() - start) / 1_000_000,
-            String.join("", response.tokens().subList(0, Math.min(8, response.tokens().size()))));
+        final String instance = response.last().getInstanceId();
+        out.printf("%-12s %-10s %-8s %8d  %s%n", response.sequenceId(), response.outcome(),
+            instance == null ? "-" : instance, (System.nanoTime() - start) / 1_000_000, summary(response));
       }
     }
+  }
+
+  private static String summary(final Response response) {
+    if (response.tokens().isEmpty()) {
+      return "(" + response.last().getReason() + ")";
+    }
+    return String.join("", response.tokens().subList(0, Math.min(8, response.tokens().size()))).strip() + " ...";
   }
 
   private static InferenceRequest request(final int i) {

@@ -1,15 +1,18 @@
 package io.zerolayer.deploy.cli;
 
 import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.deploy.local.WorkDirs;
 import io.zerolayer.deploy.stack.LocalCluster;
 import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.runtime.ClusterSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,6 +25,8 @@ import picocli.CommandLine.Option;
 @Command(name = "up", mixinStandardHelpOptions = true,
     description = "Starts the embedded default (registry, broker, topics, apps, a simulated fleet) and sends a few requests.")
 final class UpCommand implements Callable<Integer> {
+
+  private static final Duration HEATMAP_TIMEOUT = Duration.ofSeconds(60);
 
   @Option(names = "--instances", defaultValue = "4", description = "Simulated instances. Default: ${DEFAULT-VALUE}.")
   private int instances;
@@ -55,10 +60,14 @@ final class UpCommand implements Callable<Integer> {
     step("Provisioning topics: " + stack.cluster.provision(TopicCatalogue.unprefixed()).summary());
     final ClusterSettings settings = stack.cluster.settings(TopicCatalogue.unprefixed());
     step("Starting heatmap-streams, token-buffer and a router");
+    // The broker starts empty every time, so the stores must too.
+    WorkDirs.deleteRecursively(dir.resolve("state"));
     stack.pipeline = Pipeline.start(settings, dir.resolve("state"), true);
     final List<String> zoneNames = IntStream.range(0, zones).mapToObj(i -> "zone-" + (char) ('a' + i)).toList();
     step("Starting " + instances + " simulated instances over " + zoneNames);
     stack.fleet = Fleet.start(settings, instances, zoneNames, GpuProfile.standard());
+    step("Waiting until the router's heatmap shows every instance");
+    awaitHeatmap(stack.pipeline, stack.fleet.instanceIds());
     new DemoRequests(settings, System.out).run(requests);
     step("Up. Registry " + stack.cluster.registryUrl() + ", broker " + stack.cluster.bootstrapServers());
     stack.pipeline.metricsUrls().forEach((app, url) -> System.out.println("  metrics of " + app + ": " + url));
@@ -68,6 +77,18 @@ final class UpCommand implements Callable<Integer> {
     System.out.println("Running until Ctrl-C.");
     stop.await();
     return 0;
+  }
+
+  private static void awaitHeatmap(final Pipeline pipeline, final List<String> instanceIds)
+      throws InterruptedException {
+    final long deadline = System.nanoTime() + HEATMAP_TIMEOUT.toNanos();
+    while (!instanceIds.stream().allMatch(id -> pipeline.routerHeatmap().row(id) != null)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("The router's heatmap did not show " + instanceIds + " within "
+            + HEATMAP_TIMEOUT.toSeconds() + " s; look for errors above (telemetry, heatmap-streams)");
+      }
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
   }
 
   private static void step(final String message) {

@@ -106,6 +106,18 @@ public final class ChildJvm implements AutoCloseable {
     terminate();
   }
 
+  /**
+   * Leaves stopping to the caller, who closes things in its own order (apps before the broker
+   * they use). The child still ends with this JVM: ParentGuard sees the parent go.
+   */
+  public void stopOnlyWhenAsked() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (final IllegalStateException e) {
+      // Already shutting down: the hook stops the child.
+    }
+  }
+
   @Override
   public void close() {
     stop();

@@ -83,6 +83,14 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   /** Stops the broker cleanly (SIGTERM, then SIGKILL after 15 s) and waits until it is gone. */
+  /**
+   * The caller stops the broker itself, after whatever uses it; no shutdown hook of its own races
+   * that order. It still ends with this JVM, through ParentGuard.
+   */
+  public void stopOnlyWhenAsked() {
+    process.stopOnlyWhenAsked();
+  }
+
   @Override
   public void close() {
     process.stop();

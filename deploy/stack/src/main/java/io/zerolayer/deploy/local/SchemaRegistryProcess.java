@@ -81,6 +81,14 @@ public final class SchemaRegistryProcess implements AutoCloseable {
   }
 
   /** Stops the registry (SIGTERM, then SIGKILL after 15 s) and waits until it is gone. */
+  /**
+   * The caller stops the registry itself, after whatever uses it; no shutdown hook of its own races
+   * that order. It still ends with this JVM, through ParentGuard.
+   */
+  public void stopOnlyWhenAsked() {
+    process.stopOnlyWhenAsked();
+  }
+
   @Override
   public void close() {
     process.stop();

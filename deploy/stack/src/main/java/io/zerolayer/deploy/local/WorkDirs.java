@@ -8,13 +8,13 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** File chores in the stack's work dir. */
-final class WorkDirs {
+public final class WorkDirs {
 
   private WorkDirs() {
   }
 
   /** Deletes a directory and everything in it; does nothing if it does not exist. */
-  static void deleteRecursively(final Path dir) throws IOException {
+  public static void deleteRecursively(final Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

@@ -18,7 +18,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * A real single-node Kafka cluster and a real schema registry on 127.0.0.1, each in a child
- * JVM that dies with this one. Both start at once; closing stops both.
+ * JVM that dies with this one. Both start at once; closing stops both. Its owner closes it
+ * after the apps that use it (no shutdown hook of its own races that order).
  */
 public final class LocalCluster implements AutoCloseable {
 
@@ -28,6 +29,8 @@ public final class LocalCluster implements AutoCloseable {
   private LocalCluster(final KafkaBroker broker, final SchemaRegistryProcess registry) {
     this.broker = broker;
     this.registry = registry;
+    broker.stopOnlyWhenAsked();
+    registry.stopOnlyWhenAsked();
   }
 
   /** Starts the broker and the registry with their files under {@code workDir}. */

@@ -1,0 +1,49 @@
+package io.zerolayer.router.internal;
+
+import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.router.policy.Heatmap;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * This router's own dispatches that the heatmap cannot show yet: those made after an
+ * instance's last telemetry sample. Counting them into the instance's queue keeps a burst of
+ * requests that arrives between two heatmap updates from herding onto one instance. Used by
+ * one router thread only.
+ */
+public final class LocalDispatches {
+
+  /** Dispatches older than this are surely in the heatmap (or lost with their instance). */
+  private static final long HORIZON_MS = 5_000;
+
+  private final Map<String, Deque<Long>> byInstance = new HashMap<>();
+
+  /** Notes a dispatch to an instance. */
+  public void record(final String instanceId, final long nowMs) {
+    byInstance.computeIfAbsent(instanceId, id -> new ArrayDeque<>()).addLast(nowMs);
+  }
+
+  /** The heatmap with each instance's unseen dispatches added to its queue. */
+  public Heatmap applyTo(final Heatmap heatmap, final long nowMs) {
+    if (byInstance.isEmpty()) {
+      return heatmap;
+    }
+    final Map<String, InstanceScore> rows = new HashMap<>(heatmap.rows());
+    byInstance.entrySet().removeIf(entry -> {
+      final Deque<Long> times = entry.getValue();
+      final InstanceScore row = rows.get(entry.getKey());
+      final long seenUpTo = row == null ? nowMs - HORIZON_MS : Math.max(row.getLastTelemetryMs(), nowMs - HORIZON_MS);
+      while (!times.isEmpty() && times.peekFirst() <= seenUpTo) {
+        times.pollFirst();
+      }
+      if (row != null && !times.isEmpty()) {
+        rows.put(entry.getKey(), InstanceScore.newBuilder(row).setQueueLength(row.getQueueLength() + times.size())
+            .build());
+      }
+      return times.isEmpty();
+    });
+    return new Heatmap(rows, heatmap.version());
+  }
+}

@@ -1,0 +1,47 @@
+package io.zerolayer.router.internal;
+
+import static io.zerolayer.router.internal.DeciderTest.heatmap;
+import static io.zerolayer.router.internal.DeciderTest.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.router.policy.Heatmap;
+import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.router.policy.RequestProfile;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class LocalDispatchesTest {
+
+  @Test
+  void shouldCountDispatchesTheHeatmapHasNotSeenIntoTheQueue() {
+    final LocalDispatches dispatches = new LocalDispatches();
+    final InstanceScore row = row("gpu-1", 1.0, 2);
+    row.setLastTelemetryMs(1_000);
+    dispatches.record("gpu-1", 900);
+    dispatches.record("gpu-1", 1_100);
+    dispatches.record("gpu-1", 1_200);
+
+    final Heatmap adjusted = dispatches.applyTo(heatmap(row), 1_300);
+
+    assertThat(adjusted.row("gpu-1").getQueueLength()).isEqualTo(4);
+  }
+
+  @Test
+  void shouldSpreadABurstBetweenHeatmapUpdatesOverEqualInstances() {
+    final LocalDispatches dispatches = new LocalDispatches();
+    final Decider decider = new Decider(new LatencyAwarePolicy(), 1000);
+    final Heatmap flat = heatmap(row("a", 1.0, 0), row("b", 1.0, 0), row("c", 1.0, 0));
+    final Set<String> picked = new HashSet<>();
+
+    for (int i = 0; i < 3; i++) {
+      final Decision decision = decider.select(new RequestProfile("s" + i, 100, 50), dispatches.applyTo(flat, 10),
+          () -> flat);
+      dispatches.record(decision.instanceId(), 10);
+      picked.add(decision.instanceId());
+    }
+
+    assertThat(picked).containsExactlyInAnyOrder("a", "b", "c");
+  }
+}
