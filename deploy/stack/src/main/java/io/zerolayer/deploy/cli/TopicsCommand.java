@@ -1,6 +1,7 @@
 package io.zerolayer.deploy.cli;
 
 import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.deploy.topics.ProvisioningException;
 import io.zerolayer.deploy.topics.ProvisioningProfile;
 import io.zerolayer.deploy.topics.ProvisioningReport;
 import io.zerolayer.deploy.topics.TopicProvisioner;
@@ -41,8 +42,13 @@ final class TopicsCommand implements Callable<Integer> {
     try (Admin admin = Admin.create(props)) {
       final ProvisioningReport report = new TopicProvisioner(admin, new TopicCatalogue(prefix),
           ProvisioningProfile.parse(profile)).provision();
+      report.created().forEach(name -> System.out.println("  created " + name));
+      report.drift().forEach(finding -> System.out.println("  drift: " + finding));
       System.out.println(report.summary());
       return report.hasDrift() ? 2 : 0;
+    } catch (final ProvisioningException | IllegalArgumentException e) {
+      System.err.println("Provisioning failed: " + e.getMessage());
+      return 1;
     }
   }
 }
