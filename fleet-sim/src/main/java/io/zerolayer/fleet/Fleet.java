@@ -1,5 +1,6 @@
 package io.zerolayer.fleet;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.runtime.ClusterSettings;
 import java.util.ArrayList;
@@ -20,14 +21,14 @@ public final class Fleet implements AutoCloseable {
    * Starts {@code size} warm instances named {@code gpu-0..}, round-robin over {@code zones}.
    */
   public static Fleet start(final ClusterSettings cluster, final int size, final List<String> zones,
-      final GpuProfile profile) {
+      final GpuProfile profile, final MeterRegistry meters) {
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
     final List<SimulatedInstance> instances = new ArrayList<>();
     final List<String> ids = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       final String id = "gpu-" + i;
       final SimulatedGpu gpu = new SimulatedGpu(id, zones.get(i % zones.size()), "sim-8b", profile, true);
-      instances.add(new SimulatedInstance(gpu, id, profile, cluster, serdes));
+      instances.add(new SimulatedInstance(gpu, id, profile, cluster, serdes, meters));
       ids.add(id);
     }
     return new Fleet(instances, ids);

@@ -1,6 +1,7 @@
 package io.zerolayer.fleet;
 
 import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import java.util.Arrays;
 import java.util.List;
@@ -8,7 +9,8 @@ import java.util.Map;
 
 /**
  * A simulated fleet as its own process. {@code ZEROLAYER_FLEET_INSTANCES} (default 4) and
- * {@code ZEROLAYER_FLEET_ZONES} (comma-separated, default {@code zone-a,zone-b}) shape it.
+ * {@code ZEROLAYER_FLEET_ZONES} (comma-separated, default {@code zone-a,zone-b}) shape it; its
+ * metrics are served on {@code ZEROLAYER_FLEET_HTTP_PORT} (default 8085).
  */
 public final class FleetApp {
 
@@ -19,7 +21,10 @@ public final class FleetApp {
     final Map<String, String> env = System.getenv();
     final int size = Integer.parseInt(env.getOrDefault("ZEROLAYER_FLEET_INSTANCES", "4"));
     final List<String> zones = Arrays.asList(env.getOrDefault("ZEROLAYER_FLEET_ZONES", "zone-a,zone-b").split(","));
+    final int port = Integer.parseInt(env.getOrDefault("ZEROLAYER_FLEET_HTTP_PORT", "8085"));
+    final MetricsServer server = new MetricsServer("fleet-sim", http -> { }).start("0.0.0.0", port);
     ShutdownSignal.awaitThenClose("fleet-sim",
-        Fleet.start(ClusterSettings.fromEnvironment(env), size, zones, GpuProfile.standard()));
+        Fleet.start(ClusterSettings.fromEnvironment(env), size, zones, GpuProfile.standard(), server.registry()),
+        server);
   }
 }

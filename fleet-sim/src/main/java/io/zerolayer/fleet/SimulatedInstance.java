@@ -1,5 +1,6 @@
 package io.zerolayer.fleet;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.telemetry.TelemetryPublisher;
@@ -25,11 +26,11 @@ public final class SimulatedInstance implements AutoCloseable {
   private final ScheduledExecutorService clock;
 
   public SimulatedInstance(final SimulatedGpu gpu, final String instanceId, final GpuProfile profile,
-      final ClusterSettings cluster, final ContractSerdes serdes) {
+      final ClusterSettings cluster, final ContractSerdes serdes, final MeterRegistry meters) {
     this.gpu = gpu;
     this.telemetry = new TelemetryPublisher(cluster, serdes);
     // Queued tasks wait inside the engine, where the queue shows in telemetry.
-    this.worker = new Worker(instanceId, cluster, serdes, gpu, profile.maxBatch() * 8);
+    this.worker = new Worker(instanceId, cluster, serdes, gpu, profile.maxBatch() * 8, meters);
     this.clock = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, instanceId + "-telemetry"));
     clock.scheduleAtFixedRate(this::report, 0, TELEMETRY_INTERVAL_MS, TimeUnit.MILLISECONDS);
   }

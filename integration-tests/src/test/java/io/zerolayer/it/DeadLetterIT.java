@@ -2,6 +2,7 @@ package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.contract.avro.RoutingOutcome;
@@ -48,7 +49,7 @@ class DeadLetterIT {
       throws Exception {
     final TopicCatalogue catalogue = cluster.newCatalogue();
     final ClusterSettings settings = cluster.settings(catalogue);
-    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), GpuProfile.standard());
+    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
         Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false);
         ContractSerdes serdes = new ContractSerdes(settings.serdes());
         InferenceClient client = new InferenceClient(settings, serdes);

@@ -2,13 +2,16 @@ package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.client.InferenceClient;
 import io.zerolayer.contract.client.Response;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
@@ -19,8 +22,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -37,10 +42,13 @@ class EndToEndIT {
     // Given the whole pipeline on the real broker and registry, and a fleet of three instances
     final TopicCatalogue catalogue = cluster.newCatalogue();
     final ClusterSettings settings = cluster.settings(catalogue);
-    try (Fleet fleet = Fleet.start(settings, 3, List.of("zone-a", "zone-b"), GpuProfile.standard());
+    try (Fleet fleet = Fleet.start(settings, 3, List.of("zone-a", "zone-b"), GpuProfile.standard(),
+            new SimpleMeterRegistry());
         Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false);
         ContractSerdes serdes = new ContractSerdes(settings.serdes());
         DecisionLog decisions = new DecisionLog(settings, serdes);
+        RecordCollector<String, ResponseChunk> responses = new RecordCollector<>(settings,
+            catalogue.name(Topics.RESPONSES), new StringDeserializer(), serdes.value(Topics.RESPONSES).deserializer());
         InferenceClient client = new InferenceClient(settings, serdes)) {
       Awaits.routerSees(pipeline, fleet.instanceIds());
 
@@ -52,7 +60,7 @@ class EndToEndIT {
       // Then every one gets its complete, ordered text and a final chunk with the outcome
       for (int i = 0; i < REQUESTS; i++) {
         final InferenceRequest request = requests.get(i);
-        final Response response = futures.get(i).get(3, TimeUnit.MINUTES);
+        final Response response = answer(futures.get(i), request.getSequenceId(), responses);
         assertThat(response.text()).isEqualTo(expectedText(request));
         assertThat(response.outcome()).isEqualTo(RoutingOutcome.DIRECT);
         assertThat(response.last().getFinishReason()).isIn("stop", "length");
@@ -67,6 +75,18 @@ class EndToEndIT {
         assertThat(list.get(0).getOutcome()).isEqualTo(RoutingOutcome.DIRECT);
         assertThat(list.get(0).getPredictedLatencyMs()).isPositive();
       });
+    }
+  }
+
+  /** The response, or a failure that shows every chunk the response topic holds for the sequence. */
+  private static Response answer(final CompletableFuture<Response> future, final String sequenceId,
+      final RecordCollector<String, ResponseChunk> responses) throws Exception {
+    try {
+      return future.get(3, TimeUnit.MINUTES);
+    } catch (final ExecutionException e) {
+      throw new AssertionError(e.getCause().getMessage() + "; chunks on the response topic: " + responses.records()
+          .stream().filter(r -> r.key().equals(sequenceId))
+          .map(r -> r.partition() + "@" + r.offset() + " " + r.value()).toList(), e);
     }
   }
 

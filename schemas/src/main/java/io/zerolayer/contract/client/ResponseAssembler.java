@@ -27,7 +27,8 @@ final class ResponseAssembler {
   Response add(final ResponseChunk chunk) {
     if (chunk.getStartIndex() != tokens.size()) {
       throw new IllegalStateException("Response of " + sequenceId + " broke order: chunk starts at "
-          + chunk.getStartIndex() + " but " + tokens.size() + " tokens were received");
+          + chunk.getStartIndex() + " but " + tokens.size() + " tokens were received (chunk of epoch "
+          + chunk.getEpoch() + " from " + chunk.getInstanceId() + ")");
     }
     tokens.addAll(chunk.getTokens());
     chunks++;

@@ -2,6 +2,9 @@ package io.zerolayer.tokenbuffer.worker;
 
 import static java.util.Objects.requireNonNull;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.zerolayer.contract.avro.CommandType;
 import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.InstanceCommand;
@@ -54,13 +57,15 @@ public final class Worker implements AutoCloseable {
   private final ExecutorService runs;
   private final Map<String, TaskRun> active = new ConcurrentHashMap<>();
   private final Thread loop;
+  private final List<KafkaClientMetrics> clientMetrics;
+  private final Counter deadLettered;
   private volatile boolean running = true;
 
   /**
    * @param maxConcurrentTasks how many sequences the engine generates at once
    */
   public Worker(final String instanceId, final ClusterSettings cluster, final ContractSerdes serdes,
-      final InferenceEngine engine, final int maxConcurrentTasks) {
+      final InferenceEngine engine, final int maxConcurrentTasks, final MeterRegistry meters) {
     this.instanceId = requireNonNull(instanceId, "instanceId");
     this.engine = requireNonNull(engine, "engine");
     final TopicCatalogue catalogue = cluster.catalogue();
@@ -77,6 +82,12 @@ public final class Worker implements AutoCloseable {
     final Map<String, Object> dlqProps = new HashMap<>(cluster.clientProperties());
     dlqProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     deadLetters = new KafkaProducer<>(dlqProps, new ByteArraySerializer(), new ByteArraySerializer());
+    clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(deadLetters));
+    clientMetrics.forEach(m -> m.bindTo(meters));
+    deadLettered = Counter.builder("zerolayer.worker.dead.lettered")
+        .description("Dispatch and command records this worker could not read, sent to the dead-letter topic")
+        .tag("instance", instanceId)
+        .register(meters);
     runs = Executors.newFixedThreadPool(maxConcurrentTasks, r -> new Thread(r, "worker-" + instanceId + "-task"));
     loop = new Thread(this::poll, "worker-" + instanceId);
     loop.start();
@@ -119,6 +130,7 @@ public final class Worker implements AutoCloseable {
     } catch (final SerializationException | NullPointerException e) {
       LOG.warn("Dead-lettering record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());
       deadLetters.send(DeadLetters.of(deadLetterTopic, record, e));
+      deadLettered.increment();
     }
   }
 
@@ -173,5 +185,6 @@ public final class Worker implements AutoCloseable {
     }
     output.close();
     deadLetters.close(Duration.ofSeconds(5));
+    clientMetrics.forEach(KafkaClientMetrics::close);
   }
 }

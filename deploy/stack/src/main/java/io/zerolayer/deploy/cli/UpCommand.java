@@ -7,6 +7,7 @@ import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.runtime.MetricsServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +28,7 @@ import picocli.CommandLine.Option;
 final class UpCommand implements Callable<Integer> {
 
   private static final Duration HEATMAP_TIMEOUT = Duration.ofSeconds(60);
+  private static final int FLEET_HTTP_PORT = 8085;
 
   @Option(names = "--instances", defaultValue = "4", description = "Simulated instances. Default: ${DEFAULT-VALUE}.")
   private int instances;
@@ -65,12 +67,14 @@ final class UpCommand implements Callable<Integer> {
     stack.pipeline = Pipeline.start(settings, dir.resolve("state"), true);
     final List<String> zoneNames = IntStream.range(0, zones).mapToObj(i -> "zone-" + (char) ('a' + i)).toList();
     step("Starting " + instances + " simulated instances over " + zoneNames);
-    stack.fleet = Fleet.start(settings, instances, zoneNames, GpuProfile.standard());
+    stack.fleetServer = new MetricsServer("fleet-sim", http -> { }).start("127.0.0.1", FLEET_HTTP_PORT);
+    stack.fleet = Fleet.start(settings, instances, zoneNames, GpuProfile.standard(), stack.fleetServer.registry());
     step("Waiting until the router's heatmap shows every instance");
     awaitHeatmap(stack.pipeline, stack.fleet.instanceIds());
     new DemoRequests(settings, System.out).run(requests);
     step("Up. Registry " + stack.cluster.registryUrl() + ", broker " + stack.cluster.bootstrapServers());
     stack.pipeline.metricsUrls().forEach((app, url) -> System.out.println("  metrics of " + app + ": " + url));
+    System.out.println("  metrics of fleet-sim: http://127.0.0.1:" + stack.fleetServer.port() + "/metrics");
     if (exitAfterRequests) {
       return 0;
     }
@@ -100,10 +104,14 @@ final class UpCommand implements Callable<Integer> {
     private volatile LocalCluster cluster;
     private volatile Pipeline pipeline;
     private volatile Fleet fleet;
+    private volatile MetricsServer fleetServer;
 
     synchronized void close() {
       if (fleet != null) {
         fleet.close();
+      }
+      if (fleetServer != null) {
+        fleetServer.close();
       }
       if (pipeline != null) {
         pipeline.close();
@@ -112,6 +120,7 @@ final class UpCommand implements Callable<Integer> {
         cluster.close();
       }
       fleet = null;
+      fleetServer = null;
       pipeline = null;
       cluster = null;
     }

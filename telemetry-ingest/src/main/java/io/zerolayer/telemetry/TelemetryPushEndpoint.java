@@ -1,0 +1,75 @@
+package io.zerolayer.telemetry;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.telemetry.internal.TelemetryJsonReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * {@code POST /v1/telemetry}: a worker pushes one sample as a JSON object with every
+ * {@link InstanceTelemetry} field (camelCase). Answers 202 when the sample is valid and handed
+ * on, and 400 with {@code {"problems": [...]}} naming every missing, unknown, mistyped or
+ * impossible field otherwise.
+ */
+public final class TelemetryPushEndpoint {
+
+  public static final String PATH = "/v1/telemetry";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final TelemetryValidator validator;
+  private final Consumer<InstanceTelemetry> sink;
+  private final LongSupplier clockMs;
+
+  /**
+   * @param sink receives each accepted sample (the {@link TelemetryPublisher} in production)
+   * @param clockMs the time samples are checked against, epoch ms
+   */
+  public TelemetryPushEndpoint(final TelemetryValidator validator, final Consumer<InstanceTelemetry> sink,
+      final LongSupplier clockMs) {
+    this.validator = requireNonNull(validator, "validator");
+    this.sink = requireNonNull(sink, "sink");
+    this.clockMs = requireNonNull(clockMs, "clockMs");
+  }
+
+  /** Adds the route; fits {@code new MetricsServer(app, endpoint::register)}. */
+  public void register(final Javalin http) {
+    http.post(PATH, this::handle);
+  }
+
+  private void handle(final Context ctx) throws JsonProcessingException {
+    final JsonNode body;
+    try {
+      body = JSON.readTree(ctx.body());
+    } catch (final JsonProcessingException e) {
+      reply(ctx, HttpStatus.BAD_REQUEST, Map.of("problems", List.of("body is not JSON: " + e.getOriginalMessage())));
+      return;
+    }
+    final long nowMs = clockMs.getAsLong();
+    final TelemetryJsonReader.Result read = TelemetryJsonReader.read(body, nowMs);
+    final List<String> problems = new ArrayList<>(read.problems());
+    problems.addAll(validator.problems(read.telemetry(), nowMs));
+    if (!problems.isEmpty()) {
+      reply(ctx, HttpStatus.BAD_REQUEST, Map.of("problems", problems));
+      return;
+    }
+    sink.accept(read.telemetry());
+    reply(ctx, HttpStatus.ACCEPTED, Map.of("accepted", read.telemetry().getInstanceId()));
+  }
+
+  private static void reply(final Context ctx, final HttpStatus status, final Object body)
+      throws JsonProcessingException {
+    ctx.status(status).contentType("application/json").result(JSON.writeValueAsString(body));
+  }
+}

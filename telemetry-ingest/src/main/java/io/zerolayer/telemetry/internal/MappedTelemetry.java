@@ -1,0 +1,18 @@
+package io.zerolayer.telemetry.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.avro.InstanceTelemetry;
+import java.util.Set;
+
+/**
+ * A sample built from scrapes, and the fields it could not observe and so carry their neutral
+ * value (see {@link io.zerolayer.telemetry.TelemetryFields}).
+ */
+public record MappedTelemetry(InstanceTelemetry telemetry, Set<String> neutralFields) {
+
+  public MappedTelemetry {
+    requireNonNull(telemetry, "telemetry");
+    neutralFields = Set.copyOf(requireNonNull(neutralFields, "neutralFields"));
+  }
+}

@@ -1,0 +1,69 @@
+package io.zerolayer.telemetry.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.telemetry.ScrapeTarget;
+import io.zerolayer.telemetry.prometheus.Scrape;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One scrape of one target: fetch its pages, map them, hand the sample on. A failed scrape sends
+ * nothing, so the heatmap sees the instance go quiet rather than a made-up sample.
+ */
+public final class TargetScrapeTask implements Runnable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TargetScrapeTask.class);
+
+  private final ScrapeTarget target;
+  private final MetricsFetcher fetcher;
+  private final Consumer<InstanceTelemetry> sink;
+  private final LongSupplier clockMs;
+  private final TelemetryMapper mapper;
+  private Set<String> reportedNeutral = Set.of();
+  private boolean failing;
+
+  public TargetScrapeTask(final ScrapeTarget target, final MetricsFetcher fetcher,
+      final Consumer<InstanceTelemetry> sink, final LongSupplier clockMs) {
+    this.target = requireNonNull(target, "target");
+    this.fetcher = requireNonNull(fetcher, "fetcher");
+    this.sink = requireNonNull(sink, "sink");
+    this.clockMs = requireNonNull(clockMs, "clockMs");
+    this.mapper = new TelemetryMapper(target);
+  }
+
+  @Override
+  public void run() {
+    try {
+      final TargetScrapes scrapes = new TargetScrapes(fetcher.fetch(target.engineMetrics()),
+          fetchOptional(target.gpuMetrics()), fetchOptional(target.hostMetrics()));
+      final MappedTelemetry mapped = mapper.map(scrapes, clockMs.getAsLong());
+      if (!mapped.neutralFields().equals(reportedNeutral)) {
+        LOG.info("Instance {}: not observable from its endpoints, sent as neutral values: {}",
+            target.instanceId(), mapped.neutralFields());
+        reportedNeutral = mapped.neutralFields();
+      }
+      sink.accept(mapped.telemetry());
+      failing = false;
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (final IOException | RuntimeException e) {
+      // A scheduled task that throws is never run again: every failure must end here.
+      if (!failing) {
+        LOG.warn("Instance {}: no telemetry this round: {}", target.instanceId(), e.toString());
+      }
+      failing = true;
+    }
+  }
+
+  private Optional<Scrape> fetchOptional(final Optional<URI> uri) throws IOException, InterruptedException {
+    return uri.isPresent() ? Optional.of(fetcher.fetch(uri.get())) : Optional.empty();
+  }
+}

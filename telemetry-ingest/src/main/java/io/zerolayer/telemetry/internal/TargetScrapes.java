@@ -1,0 +1,16 @@
+package io.zerolayer.telemetry.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.telemetry.prometheus.Scrape;
+import java.util.Optional;
+
+/** One round of scrapes of a target: its inference server, and its host's exporters if any. */
+public record TargetScrapes(Scrape engine, Optional<Scrape> gpu, Optional<Scrape> host) {
+
+  public TargetScrapes {
+    requireNonNull(engine, "engine");
+    requireNonNull(gpu, "gpu");
+    requireNonNull(host, "host");
+  }
+}
