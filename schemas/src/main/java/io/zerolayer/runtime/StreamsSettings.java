@@ -9,7 +9,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
-import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 
 /** The settings every Zerolayer Kafka Streams app shares, chosen on purpose. */
 public final class StreamsSettings {
@@ -32,12 +32,15 @@ public final class StreamsSettings {
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, deadLetterTopic);
+    // Bad input: a record that cannot be read goes to the dead-letter topic with the reason, and
+    // the app goes on.
     props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
-    props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-        LogAndContinueProcessingExceptionHandler.class);
+    // A failure while processing or writing (a registry that does not answer, a record too large)
+    // is not bad input. Skipping the record would keep the store changes made before the failure
+    // and lose the output, so the task fails instead: the transaction aborts, the thread is
+    // replaced, and the record is processed again from the last commit with its state restored.
+    props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndFailProcessingExceptionHandler.class);
     props.put("processing.exception.handler.global.enabled", true);
-    // The production handler stays Kafka's default (fail): a record we cannot write must not vanish;
-    // the app's uncaught-exception handler replaces the thread, which resumes from the last commit.
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 500);

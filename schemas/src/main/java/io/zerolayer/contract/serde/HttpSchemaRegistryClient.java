@@ -23,7 +23,7 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
   /** Attempts of one call when the registry fails on its side (5xx) or cannot be reached. */
-  private static final int ATTEMPTS = 4;
+  private static final int ATTEMPTS = 6;
   private static final long FIRST_BACKOFF_MS = 100;
 
   private final ObjectMapper json = new ObjectMapper();
