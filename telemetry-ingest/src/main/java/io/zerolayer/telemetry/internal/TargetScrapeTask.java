@@ -27,7 +27,7 @@ public final class TargetScrapeTask implements Runnable {
   private final Consumer<InstanceTelemetry> sink;
   private final LongSupplier clockMs;
   private final TelemetryMapper mapper;
-  private Set<String> reportedNeutral = Set.of();
+  private Set<String> reportedNeutral;
   private boolean failing;
 
   public TargetScrapeTask(final ScrapeTarget target, final MetricsFetcher fetcher,
@@ -45,11 +45,7 @@ public final class TargetScrapeTask implements Runnable {
       final TargetScrapes scrapes = new TargetScrapes(fetcher.fetch(target.engineMetrics()),
           fetchOptional(target.gpuMetrics()), fetchOptional(target.hostMetrics()));
       final MappedTelemetry mapped = mapper.map(scrapes, clockMs.getAsLong());
-      if (!mapped.neutralFields().equals(reportedNeutral)) {
-        LOG.info("Instance {}: not observable from its endpoints, sent as neutral values: {}",
-            target.instanceId(), mapped.neutralFields());
-        reportedNeutral = mapped.neutralFields();
-      }
+      reportNeutral(mapped.neutralFields());
       sink.accept(mapped.telemetry());
       failing = false;
     } catch (final InterruptedException e) {
@@ -61,6 +57,17 @@ public final class TargetScrapeTask implements Runnable {
       }
       failing = true;
     }
+  }
+
+  private void reportNeutral(final Set<String> neutral) {
+    // Once at INFO; afterwards the set follows activity (an idle window has no token intervals).
+    if (reportedNeutral == null) {
+      LOG.info("Instance {}: sent as neutral values, not observable from its endpoints: {}", target.instanceId(),
+          neutral);
+    } else if (!neutral.equals(reportedNeutral)) {
+      LOG.debug("Instance {}: now sent as neutral values: {}", target.instanceId(), neutral);
+    }
+    reportedNeutral = neutral;
   }
 
   private Optional<Scrape> fetchOptional(final Optional<URI> uri) throws IOException, InterruptedException {

@@ -115,14 +115,14 @@ public final class PrometheusTextParser {
     final String bound = sample.label(label).orElseThrow(
         () -> PrometheusParseException.atLine(lineNumber, sample.name() + " has no '" + label + "' label"));
     try {
-      SampleLineReader.parseValue(bound);
+      SampleValues.parse(bound);
     } catch (final NumberFormatException e) {
       throw PrometheusParseException.atLine(lineNumber, label + " label: " + e.getMessage());
     }
   }
 
   /** The family a sample belongs to: a histogram's or summary's for its suffixed samples. */
-  static String familyOf(final String sampleName, final Map<String, MetricType> types) {
+  private static String familyOf(final String sampleName, final Map<String, MetricType> types) {
     if (types.containsKey(sampleName)) {
       return sampleName;
     }

@@ -81,11 +81,19 @@ public final class Scrape {
         throw new PrometheusParseException(family + "_bucket" + sample.labels() + " has no 'le' label");
       }
       buckets.computeIfAbsent(Map.copyOf(labels), key -> new ArrayList<>())
-          .add(new Histogram.Bucket(SampleLineReader.parseValue(le), sample.value()));
+          .add(new Histogram.Bucket(bound(family, le), sample.value()));
     }
     final List<Histogram> histograms = new ArrayList<>();
     buckets.forEach((labels, series) -> histograms.add(histogram(family, labels, series)));
     return histograms;
+  }
+
+  private static double bound(final String family, final String le) {
+    try {
+      return SampleValues.parse(le);
+    } catch (final NumberFormatException e) {
+      throw new PrometheusParseException(family + "_bucket le label: " + e.getMessage());
+    }
   }
 
   private Histogram histogram(final String family, final Map<String, String> labels,
