@@ -4,8 +4,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.deploy.stack.Pipeline;
+import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 
 /** Conditions the integration tests wait for. */
 final class Awaits {
@@ -20,5 +26,17 @@ final class Awaits {
           final InstanceScore row = pipeline.routerHeatmap().row(id);
           return row != null && row.getWeight() > 0;
         }));
+  }
+
+  /** Waits until a consumer group has this many members, each with partitions assigned. */
+  static void groupHasMembersWithPartitions(final ClusterSettings settings, final String group, final int members) {
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
+      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+        final ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all().get()
+            .get(group);
+        return description.members().size() == members
+            && description.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+      });
+    }
   }
 }

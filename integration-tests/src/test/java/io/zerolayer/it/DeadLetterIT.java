@@ -50,7 +50,7 @@ class DeadLetterIT {
     final TopicCatalogue catalogue = cluster.newCatalogue();
     final ClusterSettings settings = cluster.settings(catalogue);
     try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
-        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false);
+        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false, TestTenants.UNLIMITED);
         ContractSerdes serdes = new ContractSerdes(settings.serdes());
         InferenceClient client = new InferenceClient(settings, serdes);
         KafkaProducer<byte[], byte[]> raw = rawProducer(settings);
@@ -91,7 +91,7 @@ class DeadLetterIT {
       final List<CompletableFuture<Response>> answers = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
         answers.add(client.submit(InferenceRequest.newBuilder().setSequenceId("after-dlq-" + i).setTenantId("t")
-            .setPrompt("still there?").setMaxOutputTokens(8).setSeed(i)
+            .setApiKey(TestTenants.key("t")).setPrompt("still there?").setMaxOutputTokens(8).setSeed(i)
             .setSubmittedAtMs(System.currentTimeMillis()).build()));
       }
       for (final CompletableFuture<Response> answer : answers) {

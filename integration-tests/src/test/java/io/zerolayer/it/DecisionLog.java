@@ -31,6 +31,11 @@ final class DecisionLog implements AutoCloseable {
             Collectors.mapping(ConsumerRecord::value, Collectors.toList())));
   }
 
+  /** Every decision read so far. */
+  List<RoutingDecision> all() {
+    return collector.records().stream().map(ConsumerRecord::value).toList();
+  }
+
   private static Map<String, Long> bySequence(final List<ConsumerRecord<String, RoutingDecision>> records) {
     return records.stream().collect(Collectors.groupingBy(ConsumerRecord::key, Collectors.counting()));
   }

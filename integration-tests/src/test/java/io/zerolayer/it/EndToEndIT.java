@@ -44,7 +44,7 @@ class EndToEndIT {
     final ClusterSettings settings = cluster.settings(catalogue);
     try (Fleet fleet = Fleet.start(settings, 3, List.of("zone-a", "zone-b"), GpuProfile.standard(),
             new SimpleMeterRegistry());
-        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false);
+        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false, TestTenants.UNLIMITED);
         ContractSerdes serdes = new ContractSerdes(settings.serdes());
         DecisionLog decisions = new DecisionLog(settings, serdes);
         RecordCollector<String, ResponseChunk> responses = new RecordCollector<>(settings,
@@ -94,6 +94,7 @@ class EndToEndIT {
     return InferenceRequest.newBuilder()
         .setSequenceId("e2e-" + i)
         .setTenantId("tenant-" + (i % 3))
+        .setApiKey(TestTenants.key("tenant-" + (i % 3)))
         .setPrompt("Request number " + i + ": tell me about routing.")
         .setMaxOutputTokens(MAX_OUTPUT_TOKENS)
         .setSeed(i)

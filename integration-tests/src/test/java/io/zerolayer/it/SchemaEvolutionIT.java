@@ -59,7 +59,7 @@ class SchemaEvolutionIT {
     final ClusterSettings settings = cluster.settings(catalogue);
     final String topic = catalogue.name(Topics.TELEMETRY);
     final Schema evolved = withField("{\"name\": \"firmware\", \"type\": [\"null\", \"string\"], \"default\": null}");
-    try (Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false);
+    try (Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false, TestTenants.UNLIMITED);
         ContractSerdes serdes = new ContractSerdes(settings.serdes());
         KafkaProducer<String, byte[]> producer = new KafkaProducer<>(new HashMap<>(settings.clientProperties()),
             new StringSerializer(), new ByteArraySerializer());

@@ -8,12 +8,14 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.HeatmapView;
+import io.zerolayer.router.internal.RequestDecider;
 import io.zerolayer.router.internal.RequestRouter;
 import io.zerolayer.router.internal.RequestValidator;
 import io.zerolayer.router.internal.RouterMeters;
 import io.zerolayer.router.internal.RouterRecords;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.RoutingPolicy;
+import io.zerolayer.router.tenant.TenantDirectory;
 import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
 import java.util.HashMap;
@@ -58,20 +60,25 @@ public final class Router implements AutoCloseable {
   private final CountDownLatch started = new CountDownLatch(1);
   private volatile boolean running = true;
 
+  /**
+   * Starts the router; it takes requests once its heatmap view is ready.
+   *
+   * @param tenants the tenants it serves
+   */
   public Router(final ClusterSettings cluster, final RouterConfig config, final RoutingPolicy policy,
-      final MeterRegistry registry) {
+      final TenantDirectory tenants, final MeterRegistry registry) {
     requireNonNull(policy, "policy");
     final String routerId = config.routerId();
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
     heatmap = new HeatmapView(cluster, serdes);
     consumer = new KafkaConsumer<>(consumerProps(cluster, config), new ByteArrayDeserializer(),
         new ByteArrayDeserializer());
-    producer = new KafkaProducer<>(producerProps(cluster, routerId), new ByteArraySerializer(),
+    producer = new KafkaProducer<>(producerProps(cluster, routerId, config), new ByteArraySerializer(),
         new ByteArraySerializer());
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
-        new RequestValidator(config.maxOutputTokens(), config.maxPromptChars()),
-        new Decider(policy, config.defaultRetryAfterMs()), heatmap, new RouterRecords(routerId),
-        new RouterMeters(registry));
+        new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars()), tenants,
+            new Decider(policy, config.defaultRetryAfterMs())),
+        heatmap, new RouterRecords(routerId), new RouterMeters(registry));
     clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));
     clientMetrics.forEach(m -> m.bindTo(registry));
     requestTopic = cluster.catalogue().name(Topics.REQUESTS);
@@ -86,11 +93,17 @@ public final class Router implements AutoCloseable {
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+    // A router that dies hands its partitions to the others after this, not after the 45 s default.
+    props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, config.sessionTimeoutMs());
     return props;
   }
 
-  private static Map<String, Object> producerProps(final ClusterSettings cluster, final String routerId) {
+  private static Map<String, Object> producerProps(final ClusterSettings cluster, final String routerId,
+      final RouterConfig config) {
     final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+    // The transaction of a router that died is aborted after this; until then the router that
+    // takes over its partitions waits to read their committed offsets.
+    props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, config.transactionTimeoutMs());
     props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "zerolayer-" + routerId);
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     props.put(ProducerConfig.LINGER_MS_CONFIG, 1);

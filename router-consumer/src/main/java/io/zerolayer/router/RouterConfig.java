@@ -1,6 +1,7 @@
 package io.zerolayer.router;
 
 import io.zerolayer.runtime.EnvironmentConfig;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -18,6 +19,9 @@ public final class RouterConfig extends AbstractConfig {
   public static final String MAX_PROMPT_CHARS = "router.max.prompt.chars";
   public static final String DEFAULT_RETRY_AFTER_MS = "router.default.retry.after.ms";
   public static final String HTTP_PORT = "router.http.port";
+  public static final String TENANTS_FILE = "router.tenants.file";
+  public static final String SESSION_TIMEOUT_MS = "router.session.timeout.ms";
+  public static final String TRANSACTION_TIMEOUT_MS = "router.transaction.timeout.ms";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(ROUTER_ID, Type.STRING, "", Importance.HIGH,
@@ -31,7 +35,13 @@ public final class RouterConfig extends AbstractConfig {
       .define(DEFAULT_RETRY_AFTER_MS, Type.LONG, 1000L, Range.atLeast(1L), Importance.LOW,
           "Retry time given when the heatmap knows no instance at all, in ms.")
       .define(HTTP_PORT, Type.INT, 8082, Range.between(0, 65_535), Importance.LOW,
-          "Port of the metrics endpoint; 0 picks a free one.");
+          "Port of the metrics endpoint; 0 picks a free one.")
+      .define(TENANTS_FILE, Type.STRING, "", Importance.HIGH,
+          "JSON file of the tenants, their API key hashes and rate limits (see the README).")
+      .define(SESSION_TIMEOUT_MS, Type.INT, 6_000, Range.between(1_000, 300_000), Importance.MEDIUM,
+          "Consumer session timeout: how soon the other routers take over a dead router's requests, in ms.")
+      .define(TRANSACTION_TIMEOUT_MS, Type.INT, 10_000, Range.between(1_000, 900_000), Importance.MEDIUM,
+          "Transaction timeout: how soon a dead router's open transaction is aborted, in ms.");
 
   public RouterConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
@@ -65,5 +75,23 @@ public final class RouterConfig extends AbstractConfig {
 
   public int httpPort() {
     return getInt(HTTP_PORT);
+  }
+
+  /** The tenant file; fails with the fix when none is configured. */
+  public Path tenantsFile() {
+    final String file = getString(TENANTS_FILE);
+    if (file.isBlank()) {
+      throw new IllegalArgumentException(TENANTS_FILE + " is not set: point " + EnvironmentConfig.variable(TENANTS_FILE)
+          + " at the tenant file (see the README)");
+    }
+    return Path.of(file);
+  }
+
+  public int sessionTimeoutMs() {
+    return getInt(SESSION_TIMEOUT_MS);
+  }
+
+  public int transactionTimeoutMs() {
+    return getInt(TRANSACTION_TIMEOUT_MS);
   }
 }

@@ -1,19 +1,19 @@
 package io.zerolayer.router.internal;
 
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
 import io.zerolayer.contract.avro.ChatMessage;
 import io.zerolayer.contract.avro.InferenceRequest;
 
-/** The text a worker is given, and the router's estimate of its token count. */
+/**
+ * The text a worker is given, and its token count. Tokens are counted with the {@code cl100k_base}
+ * BPE (jtokkit): exact for models that use it, and close for other BPE tokenizers (Llama-family
+ * tokenizers usually count within a few tens of percent of it on English text).
+ */
 public final class PromptText {
 
-  /**
-   * Characters per token for the estimate: about 4 for English text with BPE tokenizers of the
-   * Llama and GPT families. A tokenizer library would be exact; none is used yet.
-   */
-  static final double CHARS_PER_TOKEN = 4.0;
-
-  private PromptText() {
-  }
+  private final Encoding encoding = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
 
   /** The prompt, or the messages as "role: content" lines. */
   public static String of(final InferenceRequest request) {
@@ -27,8 +27,8 @@ public final class PromptText {
     return text.toString();
   }
 
-  /** Estimated prompt tokens, at least 1. */
-  public static int estimateTokens(final String text) {
-    return Math.max(1, (int) Math.ceil(text.length() / CHARS_PER_TOKEN));
+  /** Prompt tokens, at least 1. */
+  public int tokens(final String text) {
+    return Math.max(1, encoding.countTokens(text));
   }
 }

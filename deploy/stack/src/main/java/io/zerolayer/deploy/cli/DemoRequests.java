@@ -4,6 +4,8 @@ import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.client.InferenceClient;
 import io.zerolayer.contract.client.Response;
 import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.router.tenant.Tenant;
+import io.zerolayer.router.tenant.TenantDirectory;
 import io.zerolayer.runtime.ClusterSettings;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -14,6 +16,12 @@ import java.util.concurrent.TimeUnit;
 
 /** Sends a few requests through the pipeline and prints how each was routed and answered. */
 final class DemoRequests {
+
+  /** The demo's one tenant and its API key. */
+  static final String TENANT = "demo";
+  static final String API_KEY = "demo-key";
+  static final TenantDirectory TENANTS = TenantDirectory.of(List.of(
+      new Tenant(TENANT, Tenant.hashKey(API_KEY), 100, 100_000, 2)));
 
   private static final List<String> PROMPTS = List.of(
       "Summarise the plot of Hamlet in two sentences.",
@@ -58,7 +66,8 @@ final class DemoRequests {
   private static InferenceRequest request(final int i) {
     return InferenceRequest.newBuilder()
         .setSequenceId("demo-" + i + "-" + UUID.randomUUID().toString().substring(0, 4))
-        .setTenantId("demo")
+        .setTenantId(TENANT)
+        .setApiKey(API_KEY)
         .setPrompt(PROMPTS.get(i % PROMPTS.size()))
         .setMaxOutputTokens(48)
         .setSeed(i)

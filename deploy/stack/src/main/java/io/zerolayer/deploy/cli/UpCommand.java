@@ -64,7 +64,7 @@ final class UpCommand implements Callable<Integer> {
     step("Starting heatmap-streams, token-buffer and a router");
     // The broker starts empty every time, so the stores must too.
     WorkDirs.deleteRecursively(dir.resolve("state"));
-    stack.pipeline = Pipeline.start(settings, dir.resolve("state"), true);
+    stack.pipeline = Pipeline.start(settings, dir.resolve("state"), true, DemoRequests.TENANTS);
     final List<String> zoneNames = IntStream.range(0, zones).mapToObj(i -> "zone-" + (char) ('a' + i)).toList();
     step("Starting " + instances + " simulated instances over " + zoneNames);
     stack.fleetServer = new MetricsServer("fleet-sim", http -> { }).start("127.0.0.1", FLEET_HTTP_PORT);

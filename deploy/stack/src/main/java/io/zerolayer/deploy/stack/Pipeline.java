@@ -8,6 +8,7 @@ import io.zerolayer.router.Router;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.router.tenant.TenantDirectory;
 import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.StreamsApp;
@@ -46,9 +47,10 @@ public final class Pipeline implements AutoCloseable {
    *
    * @param stateDir where the streams apps keep their stores
    * @param defaultPorts serve metrics on the apps' default ports, else on free ones
+   * @param tenants the tenants the router serves
    */
-  public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts)
-      throws InterruptedException, TimeoutException {
+  public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts,
+      final TenantDirectory tenants) throws InterruptedException, TimeoutException {
     requireNonNull(cluster, "cluster");
     final String prefix = cluster.catalogue().prefix();
     final StreamsApp heatmap = HeatmapApp.start(cluster, new HeatmapConfig(Map.of(
@@ -64,7 +66,8 @@ public final class Pipeline implements AutoCloseable {
         RouterConfig.GROUP_ID, prefix + "zerolayer-router"));
     final MetricsServer routerServer = new MetricsServer("router", http -> { })
         .start("127.0.0.1", defaultPorts ? routerConfig.httpPort() : 0);
-    final Router router = new Router(cluster, routerConfig, new LatencyAwarePolicy(), routerServer.registry());
+    final Router router = new Router(cluster, routerConfig, new LatencyAwarePolicy(), tenants,
+        routerServer.registry());
     final Pipeline pipeline = new Pipeline(heatmap, tokenBuffer, routerServer, router);
     try {
       heatmap.awaitRunning(STARTUP);

@@ -1,0 +1,68 @@
+package io.zerolayer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.client.InferenceClient;
+import io.zerolayer.contract.client.Response;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.deploy.stack.Pipeline;
+import io.zerolayer.fleet.Fleet;
+import io.zerolayer.fleet.GpuProfile;
+import io.zerolayer.router.tenant.Tenant;
+import io.zerolayer.router.tenant.TenantDirectory;
+import io.zerolayer.runtime.ClusterSettings;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(TestCluster.class)
+class RetryAfterIT {
+
+  /** One request a second, no burst beyond it. */
+  private static final Tenant SLOW = new Tenant("slow", Tenant.hashKey("slow-key"), 1, 1_000_000, 1);
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void shouldServeAClientThatRetriesAfterRetryAfterAndThrottleOneThatRetriesEarly(final TestCluster.Handle cluster)
+      throws Exception {
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
+        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false,
+            TenantDirectory.of(List.of(SLOW)));
+        ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        InferenceClient client = new InferenceClient(settings, serdes)) {
+      Awaits.routerSees(pipeline, fleet.instanceIds());
+
+      // Given a tenant that just spent its one request of this second
+      assertThat(ask(client, "first").outcome()).isEqualTo(RoutingOutcome.DIRECT);
+
+      // When it asks again at once, it is throttled with a Retry-After under a second
+      final Response throttled = ask(client, "second");
+      final long answeredAt = System.nanoTime();
+      assertThat(throttled.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
+      final long retryAfterMs = throttled.last().getRetryAfterMs();
+      assertThat(retryAfterMs).isBetween(1L, 1000L);
+
+      // Then retrying well before Retry-After is throttled again
+      assertThat(ask(client, "too-early").outcome()).isEqualTo(RoutingOutcome.THROTTLED);
+
+      // And retrying once Retry-After has passed is served
+      final long dueNanos = answeredAt + TimeUnit.MILLISECONDS.toNanos(retryAfterMs);
+      TimeUnit.NANOSECONDS.sleep(Math.max(0, dueNanos - System.nanoTime()));
+      assertThat(ask(client, "on-time").outcome()).isEqualTo(RoutingOutcome.DIRECT);
+    }
+  }
+
+  private static Response ask(final InferenceClient client, final String sequenceId) throws Exception {
+    return client.submit(InferenceRequest.newBuilder().setSequenceId(sequenceId).setTenantId(SLOW.id())
+        .setApiKey("slow-key").setPrompt("Hello").setMaxOutputTokens(4).setSubmittedAtMs(System.currentTimeMillis())
+        .build()).get(60, TimeUnit.SECONDS);
+  }
+}

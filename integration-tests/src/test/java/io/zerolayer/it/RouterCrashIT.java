@@ -1,0 +1,130 @@
+package io.zerolayer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.contract.avro.DispatchTask;
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.ResponseChunk;
+import io.zerolayer.contract.avro.RoutingDecision;
+import io.zerolayer.contract.client.InferenceClient;
+import io.zerolayer.contract.client.Response;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.deploy.stack.Pipeline;
+import io.zerolayer.fleet.Fleet;
+import io.zerolayer.fleet.GpuProfile;
+import io.zerolayer.router.RouterApp;
+import io.zerolayer.router.tenant.Tenant;
+import io.zerolayer.runtime.ClusterSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** A router process killed with {@code kill -9} in the middle of a stream of requests. */
+@ExtendWith(TestCluster.class)
+class RouterCrashIT {
+
+  private static final int REQUESTS = 300;
+  private static final long PACE_MS = 10;
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void shouldDispatchAndAnswerEveryRequestExactlyOnceWhenARouterIsKilled(final TestCluster.Handle cluster)
+      throws Exception {
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    final Path workDir = cluster.stateDir(catalogue);
+    Process doomed = null;
+    try (Fleet fleet = Fleet.start(settings, 3, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
+        Pipeline pipeline = Pipeline.start(settings, workDir, false, TestTenants.UNLIMITED);
+        ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        DecisionLog decisions = new DecisionLog(settings, serdes);
+        RecordCollector<String, DispatchTask> dispatches = new RecordCollector<>(settings,
+            catalogue.name(Topics.DISPATCH), new StringDeserializer(), serdes.value(Topics.DISPATCH).deserializer());
+        RecordCollector<String, ResponseChunk> responses = new RecordCollector<>(settings,
+            catalogue.name(Topics.RESPONSES), new StringDeserializer(), serdes.value(Topics.RESPONSES).deserializer());
+        InferenceClient client = new InferenceClient(settings, serdes)) {
+      Awaits.routerSees(pipeline, fleet.instanceIds());
+      // Given a second router, in its own process, sharing the requests with the in-process one
+      doomed = startRouterProcess(settings, catalogue, workDir);
+      Awaits.groupHasMembersWithPartitions(settings, catalogue.prefix() + "zerolayer-router", 2);
+
+      // When requests stream in and that process is killed once it has routed some of them
+      final List<CompletableFuture<Response>> answers = new ArrayList<>();
+      boolean killed = false;
+      for (int i = 0; i < REQUESTS; i++) {
+        answers.add(client.submit(request(i)));
+        if (!killed && i > REQUESTS / 3 && routedBy(decisions, "crash-router")) {
+          new ProcessBuilder("kill", "-9", Long.toString(doomed.pid())).start().waitFor();
+          killed = true;
+        }
+        TimeUnit.MILLISECONDS.sleep(PACE_MS);
+      }
+      assertThat(killed).as("the router process routed requests before it was killed").isTrue();
+
+      // Then every request gets exactly one dispatch, one decision and one final response
+      for (final CompletableFuture<Response> answer : answers) {
+        answer.get(2, TimeUnit.MINUTES);
+      }
+      final List<String> ids = answers.stream().map(a -> a.join().sequenceId()).toList();
+      assertThat(ids).hasSize(REQUESTS).doesNotHaveDuplicates();
+      assertThat(decisions.awaitFor(ids, Duration.ofSeconds(30)).values()).allSatisfy(d -> assertThat(d).hasSize(1));
+      assertThat(dispatches.records().stream().collect(Collectors.groupingBy(r -> r.value().getSequenceId(),
+          Collectors.counting()))).hasSize(REQUESTS).allSatisfy((id, n) -> assertThat(n).isOne());
+      assertThat(countByKey(responses.records().stream().filter(r -> r.value().getLast()).toList()))
+          .hasSize(REQUESTS).allSatisfy((id, n) -> assertThat(n).isOne());
+    } finally {
+      if (doomed != null) {
+        doomed.destroyForcibly();
+      }
+    }
+  }
+
+  private static boolean routedBy(final DecisionLog decisions, final String routerId) {
+    return decisions.all().stream().anyMatch(d -> d.getRouterId().equals(routerId));
+  }
+
+  private static <V> Map<String, Long> countByKey(final List<ConsumerRecord<String, V>> records) {
+    return records.stream().collect(Collectors.groupingBy(ConsumerRecord::key, Collectors.counting()));
+  }
+
+  private static Process startRouterProcess(final ClusterSettings settings, final TopicCatalogue catalogue,
+      final Path workDir) throws Exception {
+    final Path tenants = Files.writeString(workDir.resolve("tenants.json"), """
+        {"tenants": [{"id": "tenant-0", "apiKeySha256": "%s", "requestsPerSecond": 100000,
+                      "tokensPerSecond": 100000000, "burstSeconds": 10}]}
+        """.formatted(Tenant.hashKey(TestTenants.key("tenant-0"))));
+    final ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
+        "-cp", System.getProperty("java.class.path"), RouterApp.class.getName())
+        .redirectErrorStream(true)
+        .redirectOutput(workDir.resolve("crash-router.log").toFile());
+    final Map<String, String> env = builder.environment();
+    env.put("KAFKA_BOOTSTRAP_SERVERS", settings.bootstrapServers());
+    env.put("SCHEMA_REGISTRY_URL", settings.serdes().registryUrl());
+    env.put("ZEROLAYER_TOPIC_PREFIX", catalogue.prefix());
+    env.put("ZEROLAYER_ROUTER_ID", "crash-router");
+    env.put("ZEROLAYER_ROUTER_GROUP_ID", catalogue.prefix() + "zerolayer-router");
+    env.put("ZEROLAYER_ROUTER_TENANTS_FILE", tenants.toString());
+    env.put("ZEROLAYER_ROUTER_HTTP_PORT", "0");
+    return builder.start();
+  }
+
+  private static InferenceRequest request(final int i) {
+    return InferenceRequest.newBuilder().setSequenceId("crash-" + i).setTenantId("tenant-0")
+        .setApiKey(TestTenants.key("tenant-0")).setPrompt("Survive " + i).setMaxOutputTokens(8).setSeed(i)
+        .setSubmittedAtMs(System.currentTimeMillis()).build();
+  }
+}

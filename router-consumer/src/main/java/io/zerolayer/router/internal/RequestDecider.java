@@ -1,0 +1,85 @@
+package io.zerolayer.router.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.router.policy.Heatmap;
+import io.zerolayer.router.policy.RequestProfile;
+import io.zerolayer.router.tenant.Tenant;
+import io.zerolayer.router.tenant.TenantDirectory;
+import io.zerolayer.router.tenant.TenantLimiter;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Stage 0 and stage 1 of a request, with no Kafka types: validate, authenticate the tenant,
+ * count prompt tokens, apply the tenant's rate limits, then select an instance. Used by one
+ * router thread only.
+ */
+public final class RequestDecider {
+
+  /**
+   * @param decision what was decided
+   * @param prompt the text a worker is given
+   * @param inputTokens the prompt's tokens
+   */
+  public record Result(Decision decision, String prompt, int inputTokens) {
+  }
+
+  private final RequestValidator validator;
+  private final TenantDirectory tenants;
+  private final TenantLimiter limiter = new TenantLimiter();
+  private final PromptText promptText = new PromptText();
+  private final Decider decider;
+  private final LocalDispatches dispatches = new LocalDispatches();
+
+  public RequestDecider(final RequestValidator validator, final TenantDirectory tenants, final Decider decider) {
+    this.validator = requireNonNull(validator, "validator");
+    this.tenants = requireNonNull(tenants, "tenants");
+    this.decider = requireNonNull(decider, "decider");
+  }
+
+  /**
+   * @param key the record key
+   * @param heatmap the heatmap now; read again just before dispatch
+   */
+  public Result decide(final String key, final InferenceRequest request, final Supplier<Heatmap> heatmap,
+      final long nowMs, final long nowNanos) {
+    final Optional<String> invalid = validator.rejection(key, request);
+    if (invalid.isPresent()) {
+      return rejected(invalid.get(), "", 0);
+    }
+    final Optional<Tenant> tenant = tenants.find(request.getTenantId());
+    if (tenant.isEmpty()) {
+      return rejected("tenant '" + request.getTenantId() + "' is not known: use a tenant id the operator"
+          + " configured", "", 0);
+    }
+    if (!tenant.get().accepts(request.getApiKey())) {
+      return rejected("the API key is missing or not valid for tenant '" + request.getTenantId()
+          + "': send the tenant's API key in apiKey", "", 0);
+    }
+    final String prompt = PromptText.of(request);
+    final int inputTokens = promptText.tokens(prompt);
+    final int tokens = inputTokens + request.getMaxOutputTokens();
+    final TenantLimiter.Admission admission = limiter.check(tenant.get(), tokens, nowNanos);
+    if (admission.problem() != null) {
+      return rejected(admission.problem(), prompt, inputTokens);
+    }
+    if (!admission.admitted()) {
+      return new Result(new Decision(RoutingOutcome.THROTTLED, null, "tenant '" + tenant.get().id()
+          + "' is over its request or token rate", null, admission.retryAfterMs()), prompt, inputTokens);
+    }
+    final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
+        request.getMaxOutputTokens()), dispatches.applyTo(heatmap.get(), nowMs), heatmap);
+    if (decision.dispatched()) {
+      limiter.charge(tenant.get(), tokens, nowNanos);
+      dispatches.record(decision.instanceId(), nowMs);
+    }
+    return new Result(decision, prompt, inputTokens);
+  }
+
+  private static Result rejected(final String reason, final String prompt, final int inputTokens) {
+    return new Result(new Decision(RoutingOutcome.REJECTED, null, reason, null, null), prompt, inputTokens);
+  }
+}

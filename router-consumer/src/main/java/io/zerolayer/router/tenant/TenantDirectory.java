@@ -1,0 +1,52 @@
+package io.zerolayer.router.tenant;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The tenants a router serves, read from a JSON file:
+ * {@code {"tenants": [{"id": "acme", "apiKeySha256": "<hex>", "requestsPerSecond": 50,
+ * "tokensPerSecond": 20000, "burstSeconds": 2}]}}.
+ */
+public final class TenantDirectory {
+
+  private final Map<String, Tenant> byId;
+
+  private TenantDirectory(final Map<String, Tenant> byId) {
+    this.byId = Map.copyOf(byId);
+  }
+
+  /** A directory of these tenants. */
+  public static TenantDirectory of(final List<Tenant> tenants) {
+    return new TenantDirectory(tenants.stream().collect(Collectors.toMap(Tenant::id, Function.identity())));
+  }
+
+  /** Reads a tenant file; the error names the file and what is wrong with it. */
+  public static TenantDirectory fromFile(final Path file) {
+    try {
+      final TenantFile parsed = new ObjectMapper()
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .readValue(file.toFile(), TenantFile.class);
+      return of(parsed.tenants());
+    } catch (final IOException | IllegalArgumentException | NullPointerException e) {
+      throw new IllegalArgumentException("Cannot read the tenant file " + file.toAbsolutePath() + ": "
+          + e.getMessage() + "; see the README's tenant file format", e);
+    }
+  }
+
+  /** The tenant, if the directory knows it. */
+  public Optional<Tenant> find(final String tenantId) {
+    return Optional.ofNullable(byId.get(tenantId));
+  }
+
+  /** The JSON file's shape. */
+  record TenantFile(List<Tenant> tenants) {
+  }
+}

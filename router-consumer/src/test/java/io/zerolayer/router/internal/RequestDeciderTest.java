@@ -1,0 +1,73 @@
+package io.zerolayer.router.internal;
+
+import static io.zerolayer.router.internal.DeciderTest.heatmap;
+import static io.zerolayer.router.internal.DeciderTest.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.router.policy.Heatmap;
+import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.router.tenant.Tenant;
+import io.zerolayer.router.tenant.TenantDirectory;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RequestDeciderTest {
+
+  private static final long MS = 1_000_000L;
+
+  private final Heatmap fleet = heatmap(row("gpu-1", 1.0, 0));
+  private final RequestDecider decider = new RequestDecider(new RequestValidator(4096, 10_000),
+      TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1))),
+      new Decider(new LatencyAwarePolicy(), 1000));
+
+  @Test
+  void shouldRejectAnUnknownTenant() {
+    final RequestDecider.Result result = decide(request().setTenantId("nobody").build(), 0);
+
+    assertThat(result.decision().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(result.decision().reason()).contains("tenant 'nobody' is not known");
+  }
+
+  @Test
+  void shouldRejectAWrongOrMissingApiKey() {
+    assertThat(decide(request().setApiKey("bad").build(), 0).decision().reason()).contains("API key");
+    assertThat(decide(request().setApiKey(null).build(), 0).decision().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+  }
+
+  @Test
+  void shouldCountPromptTokensWithTheTokenizer() {
+    // cl100k_base: "Hello world" is two tokens
+    assertThat(decide(request().setPrompt("Hello world").build(), 0).inputTokens()).isEqualTo(2);
+  }
+
+  @Test
+  void shouldThrottleATenantOverItsRateWithTheExactWait() {
+    assertThat(decide(request().build(), 0).decision().outcome()).isEqualTo(RoutingOutcome.DIRECT);
+
+    final RequestDecider.Result second = decide(request().setSequenceId("s2").build(), 250 * MS);
+
+    // 1 request/s and a burst of 1: the next request token is due 1000 ms after the first
+    assertThat(second.decision().outcome()).isEqualTo(RoutingOutcome.THROTTLED);
+    assertThat(second.decision().retryAfterMs()).isEqualTo(750);
+    assertThat(decide(request().setSequenceId("s3").build(), 1000 * MS).decision().outcome())
+        .isEqualTo(RoutingOutcome.DIRECT);
+  }
+
+  @Test
+  void shouldNotChargeTheTenantForARejectedOrThrottledRequest() {
+    decide(request().setMaxOutputTokens(0).build(), 0);
+
+    assertThat(decide(request().build(), 0).decision().outcome()).isEqualTo(RoutingOutcome.DIRECT);
+  }
+
+  private RequestDecider.Result decide(final InferenceRequest request, final long nanos) {
+    return decider.decide(request.getSequenceId(), request, () -> fleet, nanos / MS, nanos);
+  }
+
+  private static InferenceRequest.Builder request() {
+    return InferenceRequest.newBuilder().setSequenceId("s1").setTenantId("acme").setApiKey("good-key")
+        .setPrompt("Tell me a story").setMaxOutputTokens(64).setSubmittedAtMs(0);
+  }
+}
