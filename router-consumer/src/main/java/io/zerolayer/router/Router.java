@@ -8,6 +8,9 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.HeatmapView;
+import io.zerolayer.router.internal.RecordWriter;
+import io.zerolayer.router.internal.RequestLookup;
+import io.zerolayer.router.internal.StallRouter;
 import io.zerolayer.router.internal.RequestDecider;
 import io.zerolayer.router.internal.RequestRouter;
 import io.zerolayer.router.internal.RequestValidator;
@@ -42,7 +45,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One router: waits until its heatmap view has read the score topic to its end, then reads
- * requests as a member of the routers' consumer group. Each poll's requests, their decisions,
+ * requests and stall reports as a member of the routers' consumer group. Each poll's requests, their decisions,
  * dispatches and commands, and the consumed offsets are one Kafka transaction, so a router
  * killed at any point neither loses a request nor dispatches one twice.
  */
@@ -54,6 +57,9 @@ public final class Router implements AutoCloseable {
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final KafkaProducer<byte[], byte[]> producer;
   private final RequestRouter requestRouter;
+  private final RequestLookup lookup;
+  private final StallRouter stallRouter;
+  private final String stallTopic;
   private final List<KafkaClientMetrics> clientMetrics;
   private final String requestTopic;
   private final Thread loop;
@@ -75,13 +81,19 @@ public final class Router implements AutoCloseable {
         new ByteArrayDeserializer());
     producer = new KafkaProducer<>(producerProps(cluster, routerId, config), new ByteArraySerializer(),
         new ByteArraySerializer());
+    final Decider decider = new Decider(policy, config.defaultRetryAfterMs());
+    final RouterRecords records = new RouterRecords(routerId);
+    final RecordWriter writer = new RecordWriter(cluster.catalogue(), serdes);
+    final RouterMeters meters = new RouterMeters(registry);
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
-        new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars()), tenants,
-            new Decider(policy, config.defaultRetryAfterMs())),
-        heatmap, new RouterRecords(routerId), new RouterMeters(registry));
+        new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars()), tenants, decider),
+        heatmap, records, writer, meters);
+    lookup = new RequestLookup(cluster, serdes);
+    stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, decider, heatmap, records, writer, meters);
     clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));
     clientMetrics.forEach(m -> m.bindTo(registry));
     requestTopic = cluster.catalogue().name(Topics.REQUESTS);
+    stallTopic = cluster.catalogue().name(Topics.STALLS);
     loop = new Thread(this::run, routerId);
     loop.start();
   }
@@ -126,7 +138,7 @@ public final class Router implements AutoCloseable {
         LOG.debug("Waiting for the heatmap view to catch up");
       }
       producer.initTransactions();
-      consumer.subscribe(List.of(requestTopic));
+      consumer.subscribe(List.of(requestTopic, stallTopic));
       started.countDown();
       while (running) {
         final ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
@@ -147,7 +159,11 @@ public final class Router implements AutoCloseable {
     producer.beginTransaction();
     try {
       for (final ConsumerRecord<byte[], byte[]> record : records) {
-        requestRouter.route(record, producer);
+        if (record.topic().equals(stallTopic)) {
+          stallRouter.route(record, producer);
+        } else {
+          requestRouter.route(record, producer);
+        }
       }
       producer.sendOffsetsToTransaction(nextOffsets(records), consumer.groupMetadata());
       producer.commitTransaction();
@@ -191,6 +207,7 @@ public final class Router implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     producer.close(Duration.ofSeconds(5));
+    lookup.close();
     heatmap.close();
     clientMetrics.forEach(KafkaClientMetrics::close);
   }

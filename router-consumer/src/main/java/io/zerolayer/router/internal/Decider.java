@@ -68,6 +68,22 @@ public final class Decider {
     return throttled(now, "every ranked instance became unusable before dispatch");
   }
 
+  /**
+   * Picks a backup for a stalled sequence: the best usable instance other than the stalled one.
+   * Nothing left: throttled, with a retry time predicted from the fleet.
+   */
+  public Decision selectBackup(final RequestProfile request, final Heatmap heatmap, final String stalledInstance,
+      final String why) {
+    for (final Candidate candidate : policy.rank(request, heatmap)) {
+      if (!candidate.instanceId().equals(stalledInstance)) {
+        return new Decision(RoutingOutcome.CUTOVER, candidate.instanceId(),
+            String.format("%s stalled (%s); resumed on the best other instance, cost %.0f", stalledInstance, why,
+                candidate.cost()), candidate.predictedLatencyMs(), null);
+      }
+    }
+    return throttled(heatmap, stalledInstance + " stalled (" + why + ") and no other instance can take the sequence");
+  }
+
   /** A throttle decision whose retry time is the soonest a known instance should have room. */
   Decision throttled(final Heatmap heatmap, final String reason) {
     return new Decision(RoutingOutcome.THROTTLED, null, reason, null, retryAfterMs(heatmap));

@@ -5,19 +5,15 @@ import static java.util.Objects.requireNonNull;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.topic.Topic;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.runtime.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Turns one request record into its records: the decision, and for a routed request the
@@ -27,17 +23,17 @@ public final class RequestRouter {
 
   private final TopicCatalogue catalogue;
   private final Deserializer<InferenceRequest> requests;
-  private final Serializer<SpecificRecord> values;
+  private final RecordWriter writer;
   private final RequestDecider decider;
   private final HeatmapView heatmap;
   private final RouterRecords records;
   private final RouterMeters meters;
 
   public RequestRouter(final TopicCatalogue catalogue, final ContractSerdes serdes, final RequestDecider decider,
-      final HeatmapView heatmap, final RouterRecords records, final RouterMeters meters) {
+      final HeatmapView heatmap, final RouterRecords records, final RecordWriter writer, final RouterMeters meters) {
     this.catalogue = requireNonNull(catalogue, "catalogue");
     this.requests = serdes.value(Topics.REQUESTS).deserializer();
-    this.values = serdes.anyRecordSerializer();
+    this.writer = requireNonNull(writer, "writer");
     this.decider = requireNonNull(decider, "decider");
     this.heatmap = requireNonNull(heatmap, "heatmap");
     this.records = requireNonNull(records, "records");
@@ -60,17 +56,18 @@ public final class RequestRouter {
     }
     final String traceId = request.getTraceId() == null ? newTraceId() : request.getTraceId();
     final RequestDecider.Result result = decider.decide(key, request, heatmap::current, now, System.nanoTime());
-    final RoutingDecision decided = records.decision(request, result.decision(), result.inputTokens(), traceId, now);
+    final RoutingDecision decided = records.decision(request, result.decision(), result.inputTokens(), traceId, now,
+        record.partition(), record.offset());
     if (key != null && !key.equals(request.getSequenceId())) {
       // The client listens by the key it used; answer there.
       decided.setSequenceId(key);
     }
     if (result.decision().preWarm()) {
-      send(out, Topics.COMMANDS, decided.getInstanceId(), records.preWarm(decided));
+      writer.send(out, Topics.COMMANDS, decided.getInstanceId(), records.preWarm(decided));
     }
-    send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
+    writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (result.decision().dispatched()) {
-      send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request, decided, result.prompt()));
+      writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request, decided, result.prompt()));
     }
     meters.decided(decided.getOutcome(), record.timestamp(), now);
   }
@@ -82,15 +79,9 @@ public final class RequestRouter {
     if (key != null && !key.isBlank()) {
       final RoutingDecision rejected = records.unreadable(key, "the request could not be read: "
           + reason.getMessage() + "; publish an InferenceRequest with the project's serializer", newTraceId(), now);
-      send(out, Topics.DECISIONS, key, rejected);
+      writer.send(out, Topics.DECISIONS, key, rejected);
       meters.decided(rejected.getOutcome(), record.timestamp(), now);
     }
-  }
-
-  private void send(final Producer<byte[], byte[]> out, final Topic<String, ?> topic, final String key,
-      final SpecificRecord value) {
-    final String name = catalogue.name(topic);
-    out.send(new ProducerRecord<>(name, key.getBytes(StandardCharsets.UTF_8), values.serialize(name, value)));
   }
 
   private static String newTraceId() {

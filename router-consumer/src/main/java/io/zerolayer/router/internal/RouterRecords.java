@@ -6,6 +6,7 @@ import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.avro.StallDetected;
 
 /** Builds the records a decision turns into. */
 public final class RouterRecords {
@@ -17,8 +18,9 @@ public final class RouterRecords {
   }
 
   /** The decision record of a request that was read. */
+  /** The decision record of a request read from {@code requestPartition} at {@code requestOffset}. */
   public RoutingDecision decision(final InferenceRequest request, final Decision decision, final int inputTokens,
-      final String traceId, final long nowMs) {
+      final String traceId, final long nowMs, final int requestPartition, final long requestOffset) {
     return RoutingDecision.newBuilder()
         .setSequenceId(request.getSequenceId())
         .setEpoch(decision.dispatched() ? 1 : 0)
@@ -31,6 +33,8 @@ public final class RouterRecords {
         .setMaxOutputTokens(request.getMaxOutputTokens())
         .setInputTokens(inputTokens)
         .setReplyTopic(request.getReplyTopic())
+        .setRequestPartition(requestPartition)
+        .setRequestOffset(requestOffset)
         .setTraceId(traceId)
         .setRouterId(routerId)
         .setDecidedAtMs(nowMs)
@@ -51,7 +55,42 @@ public final class RouterRecords {
         .build();
   }
 
-  /** The task of the first attempt. */
+  /** The decision that moves a stalled sequence to a backup (or throttles it when none is left). */
+  public RoutingDecision cutover(final InferenceRequest request, final StallDetected stall, final Decision decision,
+      final int inputTokens, final long nowMs) {
+    return RoutingDecision.newBuilder()
+        .setSequenceId(stall.getSequenceId())
+        .setEpoch(stall.getEpoch() + 1)
+        .setInstanceId(decision.instanceId())
+        .setOutcome(decision.outcome())
+        .setReason(decision.reason())
+        .setPredictedLatencyMs(decision.predictedLatencyMs())
+        .setRetryAfterMs(decision.retryAfterMs())
+        .setResumeFromIndex(stall.getNextIndex())
+        .setMaxOutputTokens(request.getMaxOutputTokens())
+        .setInputTokens(inputTokens)
+        .setReplyTopic(request.getReplyTopic())
+        .setRequestPartition(stall.getRequestPartition())
+        .setRequestOffset(stall.getRequestOffset())
+        .setTraceId(request.getTraceId() == null ? stall.getSequenceId() : request.getTraceId())
+        .setRouterId(routerId)
+        .setDecidedAtMs(nowMs)
+        .build();
+  }
+
+  /** The command that stops the stalled attempt on its old owner. */
+  public InstanceCommand cancel(final StallDetected stall, final long nowMs) {
+    return InstanceCommand.newBuilder()
+        .setInstanceId(stall.getInstanceId())
+        .setType(CommandType.CANCEL)
+        .setSequenceId(stall.getSequenceId())
+        .setEpoch(stall.getEpoch())
+        .setReason("cut over: " + stall.getReason())
+        .setIssuedAtMs(nowMs)
+        .build();
+  }
+
+  /** The task of an attempt: the first, or a resumed one from the decision's resume index. */
   public DispatchTask dispatch(final InferenceRequest request, final RoutingDecision decision, final String prompt) {
     return DispatchTask.newBuilder()
         .setSequenceId(request.getSequenceId())
@@ -61,7 +100,7 @@ public final class RouterRecords {
         .setInputTokens(decision.getInputTokens())
         .setMaxOutputTokens(request.getMaxOutputTokens())
         .setSeed(request.getSeed())
-        .setResumeFromIndex(0)
+        .setResumeFromIndex(decision.getResumeFromIndex())
         .setTraceId(decision.getTraceId())
         .setDispatchedAtMs(decision.getDecidedAtMs())
         .build();

@@ -94,6 +94,29 @@ class DeciderTest {
     assertThat(decision.retryAfterMs()).isEqualTo(Math.round(8 * 2625.6 / 2 + 2625.6));
   }
 
+  @Test
+  void shouldNeverPickTheStalledInstanceAsItsOwnBackup() {
+    final Heatmap heatmap = heatmap(row("stalled", 1.0, 0), row("other", 1.0, 5));
+
+    final Decision decision = decider.select(REQUEST, heatmap, () -> heatmap);
+    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms");
+
+    assertThat(decision.instanceId()).isEqualTo("stalled");
+    assertThat(backup.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
+    assertThat(backup.instanceId()).isEqualTo("other");
+    assertThat(backup.reason()).contains("stalled (no token for 1200 ms)");
+  }
+
+  @Test
+  void shouldThrottleACutOverWhenOnlyTheStalledInstanceIsLeft() {
+    final Heatmap heatmap = heatmap(row("stalled", 1.0, 0));
+
+    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "rate down 60%");
+
+    assertThat(backup.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
+    assertThat(backup.retryAfterMs()).isPositive();
+  }
+
   static Heatmap heatmap(final InstanceScore... rows) {
     return new Heatmap(Arrays.stream(rows).collect(Collectors.toMap(InstanceScore::getInstanceId,
         Function.identity())), 1);

@@ -45,6 +45,8 @@ public final class SequenceLedger {
         .setOutcome(decision.getOutcome())
         .setTraceId(decision.getTraceId())
         .setReplyTopic(decision.getReplyTopic())
+        .setRequestPartition(decision.getRequestPartition())
+        .setRequestOffset(decision.getRequestOffset())
         .setTokens(keepHeld || decided(current) ? current.getTokens() : List.of())
         .setInputTokens(decision.getInputTokens())
         .setFinishReason(keepHeld ? current.getFinishReason() : null)

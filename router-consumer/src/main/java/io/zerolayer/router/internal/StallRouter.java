@@ -1,0 +1,97 @@
+package io.zerolayer.router.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.RoutingDecision;
+import io.zerolayer.contract.avro.StallDetected;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.router.policy.RequestProfile;
+import io.zerolayer.runtime.DeadLetters;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cut-over (DESIGN section 7): for a stalled attempt, picks a backup that is never the stalled
+ * instance, writes the decision with epoch + 1 and the resume index, dispatches the resume
+ * task and cancels the old attempt. All through the caller's transaction.
+ */
+public final class StallRouter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StallRouter.class);
+  private static final int REMEMBERED = 10_000;
+
+  private final TopicCatalogue catalogue;
+  private final Deserializer<StallDetected> stalls;
+  private final RequestLookup lookup;
+  private final Decider decider;
+  private final PromptText promptText = new PromptText();
+  private final HeatmapView heatmap;
+  private final RouterRecords records;
+  private final RecordWriter writer;
+  private final RouterMeters meters;
+  /** Stalls already cut over, so that a repeated report of the same attempt does nothing. */
+  private final Map<String, Boolean> handled = new LinkedHashMap<>(16, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(final Map.Entry<String, Boolean> eldest) {
+      return size() > REMEMBERED;
+    }
+  };
+
+  public StallRouter(final TopicCatalogue catalogue, final ContractSerdes serdes, final RequestLookup lookup,
+      final Decider decider, final HeatmapView heatmap, final RouterRecords records, final RecordWriter writer,
+      final RouterMeters meters) {
+    this.catalogue = requireNonNull(catalogue, "catalogue");
+    this.stalls = serdes.value(Topics.STALLS).deserializer();
+    this.lookup = requireNonNull(lookup, "lookup");
+    this.decider = requireNonNull(decider, "decider");
+    this.heatmap = requireNonNull(heatmap, "heatmap");
+    this.records = requireNonNull(records, "records");
+    this.writer = requireNonNull(writer, "writer");
+    this.meters = requireNonNull(meters, "meters");
+  }
+
+  /** Cuts the stalled attempt over, through the producer (inside an open transaction). */
+  public void route(final ConsumerRecord<byte[], byte[]> record, final Producer<byte[], byte[]> out) {
+    final StallDetected stall;
+    try {
+      stall = requireNonNull(stalls.deserialize(record.topic(), record.value()), "stall record has no value");
+    } catch (final SerializationException | NullPointerException e) {
+      out.send(DeadLetters.of(catalogue.name(Topics.INFERENCE_DLQ), record, e));
+      meters.deadLettered();
+      return;
+    }
+    if (handled.putIfAbsent(stall.getSequenceId() + '#' + stall.getEpoch(), Boolean.TRUE) != null) {
+      return;
+    }
+    final Optional<InferenceRequest> request = lookup.find(stall.getRequestPartition(), stall.getRequestOffset());
+    if (request.isEmpty()) {
+      LOG.warn("Cannot cut over {} (epoch {}): its request at {}/{} is gone", stall.getSequenceId(),
+          stall.getEpoch(), stall.getRequestPartition(), stall.getRequestOffset());
+      return;
+    }
+    final long now = System.currentTimeMillis();
+    final String prompt = PromptText.of(request.get());
+    final int inputTokens = promptText.tokens(prompt);
+    final RequestProfile profile = new RequestProfile(stall.getSequenceId(), inputTokens,
+        Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()));
+    final Decision decision = decider.selectBackup(profile, heatmap.current(), stall.getInstanceId(),
+        stall.getReason());
+    final RoutingDecision decided = records.cutover(request.get(), stall, decision, inputTokens, now);
+    writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
+    if (decision.dispatched()) {
+      writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request.get(), decided, prompt));
+    }
+    writer.send(out, Topics.COMMANDS, stall.getInstanceId(), records.cancel(stall, now));
+    meters.decided(decided.getOutcome(), record.timestamp(), now);
+  }
+}
