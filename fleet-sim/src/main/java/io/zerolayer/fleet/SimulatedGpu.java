@@ -60,10 +60,13 @@ public final class SimulatedGpu implements InferenceEngine {
       sleep(prefillMs(task.getInputTokens()));
       final int length = TextModel.length(task.getPrompt(), task.getSeed(), task.getMaxOutputTokens());
       final List<String> pending = new ArrayList<>(profile.tokensPerChunk());
+      long previous = System.nanoTime();
       for (int i = task.getResumeFromIndex(); i < length && !sink.cancelled(); i++) {
         sleep(profile.decodeBaseMs() + profile.decodePerSequenceMs() * running.get());
         pending.add(TextModel.token(task.getPrompt(), task.getSeed(), i));
-        cadence.tokenAt(System.nanoTime());
+        final long now = System.nanoTime();
+        cadence.interval(now - previous);
+        previous = now;
         if (pending.size() == profile.tokensPerChunk()) {
           sink.emit(List.copyOf(pending));
           pending.clear();
@@ -102,7 +105,7 @@ public final class SimulatedGpu implements InferenceEngine {
         .setTcpRetransmitRate(0.0)
         .setQueueLength(queued.get())
         .setRunningRequests(active)
-        .setDecodeTokensPerS(cadence.tokensPerSecond(System.nanoTime()))
+        .setDecodeTokensPerS(cadence.tokensPerSecond())
         .setTokenIntervalStddevMs(cadence.intervalStddevMs())
         .setAllocationErrors(0)
         .build();

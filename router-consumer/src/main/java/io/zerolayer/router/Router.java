@@ -11,6 +11,7 @@ import io.zerolayer.router.internal.HeatmapView;
 import io.zerolayer.router.internal.RecordWriter;
 import io.zerolayer.router.internal.RequestLookup;
 import io.zerolayer.router.internal.StallRouter;
+import io.zerolayer.router.internal.TransactionMeters;
 import io.zerolayer.router.internal.RequestDecider;
 import io.zerolayer.router.internal.RequestRouter;
 import io.zerolayer.router.internal.RequestValidator;
@@ -61,6 +62,7 @@ public final class Router implements AutoCloseable {
   private final StallRouter stallRouter;
   private final String stallTopic;
   private final List<KafkaClientMetrics> clientMetrics;
+  private final TransactionMeters transactions;
   private final String requestTopic;
   private final Thread loop;
   private final CountDownLatch started = new CountDownLatch(1);
@@ -90,6 +92,7 @@ public final class Router implements AutoCloseable {
         heatmap, records, writer, meters);
     lookup = new RequestLookup(cluster, serdes);
     stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, decider, heatmap, records, writer, meters);
+    transactions = new TransactionMeters(registry);
     clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));
     clientMetrics.forEach(m -> m.bindTo(registry));
     requestTopic = cluster.catalogue().name(Topics.REQUESTS);
@@ -156,6 +159,7 @@ public final class Router implements AutoCloseable {
   }
 
   private void routeInOneTransaction(final ConsumerRecords<byte[], byte[]> records) {
+    final long start = System.nanoTime();
     producer.beginTransaction();
     try {
       for (final ConsumerRecord<byte[], byte[]> record : records) {
@@ -166,7 +170,9 @@ public final class Router implements AutoCloseable {
         }
       }
       producer.sendOffsetsToTransaction(nextOffsets(records), consumer.groupMetadata());
+      final long committing = System.nanoTime();
       producer.commitTransaction();
+      transactions.committed(records.count(), committing - start, System.nanoTime() - committing);
     } catch (final ProducerFencedException e) {
       throw e;
     } catch (final KafkaException e) {

@@ -5,7 +5,7 @@ import java.util.Set;
 
 /**
  * Which {@link InstanceTelemetry} fields a scraped instance can report, and the neutral value a
- * field gets when it cannot. METRICS.md has the full mapping from source metrics.
+ * field gets when it cannot. The README's "Telemetry from real servers" has the full mapping.
  *
  * <p>No Prometheus endpoint of vLLM, SGLang, the DCGM exporter or node_exporter exposes these,
  * so a scraped sample always carries their neutral value, chosen so that no heatmap rule fires

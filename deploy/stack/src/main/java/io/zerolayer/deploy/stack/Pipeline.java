@@ -2,6 +2,7 @@ package io.zerolayer.deploy.stack;
 
 import static java.util.Objects.requireNonNull;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.zerolayer.heatmap.HeatmapApp;
 import io.zerolayer.heatmap.HeatmapConfig;
 import io.zerolayer.router.Router;
@@ -85,6 +86,11 @@ public final class Pipeline implements AutoCloseable {
   /** The router's current heatmap snapshot. */
   public Heatmap routerHeatmap() {
     return router.heatmap();
+  }
+
+  /** The in-process router's meters. */
+  public MeterRegistry routerMeters() {
+    return routerServer.registry();
   }
 
   /** The metrics URLs of the apps, by app name. */

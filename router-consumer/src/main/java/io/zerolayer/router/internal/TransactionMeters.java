@@ -1,0 +1,34 @@
+package io.zerolayer.router.internal;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+
+/** How long a router's transactions take: routing a poll's records, then committing them. */
+public final class TransactionMeters {
+
+  /** Meter name of the routing part, from the transaction's start to its commit. */
+  public static final String ROUTE = "zerolayer.router.transaction.route";
+  /** Meter name of the commit. */
+  public static final String COMMIT = "zerolayer.router.transaction.commit";
+
+  private final Timer route;
+  private final Timer commit;
+  private final DistributionSummary size;
+
+  public TransactionMeters(final MeterRegistry registry) {
+    route = Timer.builder(ROUTE).description("Routing one poll's records inside a transaction")
+        .publishPercentiles(0.5, 0.99).register(registry);
+    commit = Timer.builder(COMMIT).description("Committing a transaction (offsets, decisions, dispatches)")
+        .publishPercentiles(0.5, 0.99).register(registry);
+    size = DistributionSummary.builder("zerolayer.router.transaction.records")
+        .description("Records routed in one transaction").register(registry);
+  }
+
+  public void committed(final int records, final long routeNanos, final long commitNanos) {
+    route.record(routeNanos, TimeUnit.NANOSECONDS);
+    commit.record(commitNanos, TimeUnit.NANOSECONDS);
+    size.record(records);
+  }
+}
