@@ -1,0 +1,114 @@
+package io.zerolayer.contract.serde;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zerolayer.contract.avro.InstanceCommand;
+import io.zerolayer.contract.avro.CommandType;
+import io.zerolayer.contract.topic.Topics;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Serde;
+import org.junit.jupiter.api.Test;
+
+class AvroSerdeTest {
+
+  private static final String TOPIC = "instance.commands.v1";
+
+  private final ContractSerdes serdes = ContractSerdes.inMemory();
+  private final Serde<InstanceCommand> commands = serdes.value(Topics.COMMANDS);
+
+  @Test
+  void shouldWriteTheConfluentWireFormatAndReadItBack() {
+    final byte[] bytes = commands.serializer().serialize(TOPIC, command());
+
+    assertThat(bytes[0]).isZero();
+    final int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
+    assertThat(serdes.registry().schemaById(id)).isEqualTo(InstanceCommand.getClassSchema());
+    assertThat(commands.deserializer().deserialize(TOPIC, bytes)).isEqualTo(command());
+  }
+
+  @Test
+  void shouldRefuseBytesThatAreNotTheWireFormat() {
+    assertThatThrownBy(() -> commands.deserializer().deserialize(TOPIC, "hello".getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(SerializationException.class)
+        .hasMessageContaining("not in the schema-registry wire format");
+  }
+
+  @Test
+  void shouldRefuseAnUnknownSchemaId() {
+    final byte[] bytes = ByteBuffer.allocate(6).put((byte) 0).putInt(4242).put((byte) 2).array();
+
+    assertThatThrownBy(() -> commands.deserializer().deserialize(TOPIC, bytes))
+        .isInstanceOf(SerializationException.class)
+        .hasMessageContaining("schema id 4242");
+  }
+
+  @Test
+  void shouldRefuseAValueThatBreaksItsSchema() {
+    final byte[] good = commands.serializer().serialize(TOPIC, command());
+    final byte[] broken = ByteBuffer.allocate(6).put(good, 0, 5).put((byte) 1).array();
+
+    assertThatThrownBy(() -> commands.deserializer().deserialize(TOPIC, broken))
+        .isInstanceOf(SerializationException.class)
+        .hasMessageContaining("does not match its schema");
+  }
+
+  @Test
+  void shouldRefuseAnIncompatibleSchemaAndAcceptANewOptionalField() {
+    commands.serializer().serialize(TOPIC, command());
+    final String subject = TOPIC + "-value";
+
+    assertThatThrownBy(() -> serdes.registry().register(subject, withField("{\"name\": \"x\", \"type\": \"int\"}")))
+        .isInstanceOf(SchemaRegistryException.class)
+        .satisfies(e -> assertThat(((SchemaRegistryException) e).status()).isEqualTo(409));
+    assertThat(serdes.registry().register(subject,
+        withField("{\"name\": \"x\", \"type\": [\"null\", \"int\"], \"default\": null}"))).isPositive();
+  }
+
+  @Test
+  void shouldReadARecordWrittenWithANewerCompatibleSchemaIntoTheOldClass() throws Exception {
+    final Schema newer = withField("{\"name\": \"priority\", \"type\": [\"null\", \"int\"], \"default\": null}");
+    final int id = serdes.registry().register(TOPIC + "-value", newer);
+    final GenericRecord record = new GenericData.Record(newer);
+    record.put("instanceId", "gpu-1");
+    record.put("type", new GenericData.EnumSymbol(newer.getField("type").schema(), "PRE_WARM"));
+    record.put("reason", "cold");
+    record.put("issuedAtMs", 5L);
+    record.put("priority", 3);
+
+    final InstanceCommand read = commands.deserializer().deserialize(TOPIC, wire(id, newer, record));
+
+    assertThat(read.getInstanceId()).isEqualTo("gpu-1");
+    assertThat(read.getType()).isEqualTo(CommandType.PRE_WARM);
+  }
+
+  private static Schema withField(final String field) {
+    final String base = InstanceCommand.getClassSchema().toString();
+    final int end = base.lastIndexOf(']');
+    return new Schema.Parser().parse(base.substring(0, end) + "," + field + base.substring(end));
+  }
+
+  private static byte[] wire(final int id, final Schema schema, final GenericRecord record) throws Exception {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(0);
+    out.write(ByteBuffer.allocate(4).putInt(id).array());
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    new GenericDatumWriter<GenericRecord>(schema).write(record, encoder);
+    encoder.flush();
+    return out.toByteArray();
+  }
+
+  private static InstanceCommand command() {
+    return InstanceCommand.newBuilder().setInstanceId("gpu-1").setType(CommandType.CANCEL).setSequenceId("s")
+        .setEpoch(2).setReason("stale").setIssuedAtMs(5).build();
+  }
+}
