@@ -1,6 +1,7 @@
 package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zerolayer.contract.avro.DispatchTask;
@@ -18,6 +19,11 @@ import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.router.RouterApp;
 import io.zerolayer.router.tenant.Tenant;
 import io.zerolayer.runtime.ClusterSettings;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,7 +65,9 @@ class RouterCrashIT {
         InferenceClient client = new InferenceClient(settings, serdes)) {
       Awaits.routerSees(pipeline, fleet.instanceIds());
       // Given a second router, in its own process, sharing the requests with the in-process one
-      doomed = startRouterProcess(settings, catalogue, workDir);
+      final int port = freePort();
+      doomed = startRouterProcess(settings, catalogue, workDir, port);
+      awaitReady(port);
       Awaits.groupHasMembersWithPartitions(settings, catalogue.prefix() + "zerolayer-router", 2);
 
       // When requests stream in and that process is killed once it has routed some of them
@@ -101,8 +109,22 @@ class RouterCrashIT {
     return records.stream().collect(Collectors.groupingBy(ConsumerRecord::key, Collectors.counting()));
   }
 
+  /** Waits until the router process says, on {@code /ready}, that it takes requests. */
+  private static void awaitReady(final int port) {
+    final HttpClient http = HttpClient.newHttpClient();
+    final HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ready")).build();
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+        .until(() -> http.send(ready, HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
   private static Process startRouterProcess(final ClusterSettings settings, final TopicCatalogue catalogue,
-      final Path workDir) throws Exception {
+      final Path workDir, final int port) throws Exception {
     final Path tenants = Files.writeString(workDir.resolve("tenants.json"), """
         {"tenants": [{"id": "tenant-0", "apiKeySha256": "%s", "requestsPerSecond": 100000,
                       "tokensPerSecond": 100000000, "burstSeconds": 10}]}
@@ -118,7 +140,7 @@ class RouterCrashIT {
     env.put("ZEROLAYER_ROUTER_ID", "crash-router");
     env.put("ZEROLAYER_ROUTER_GROUP_ID", catalogue.prefix() + "zerolayer-router");
     env.put("ZEROLAYER_ROUTER_TENANTS_FILE", tenants.toString());
-    env.put("ZEROLAYER_ROUTER_HTTP_PORT", "0");
+    env.put("ZEROLAYER_ROUTER_HTTP_PORT", Integer.toString(port));
     return builder.start();
   }
 

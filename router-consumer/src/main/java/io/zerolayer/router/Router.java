@@ -130,6 +130,11 @@ public final class Router implements AutoCloseable {
     return started.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /** Whether the router takes requests: its heatmap view has read the score topic to its end. */
+  public boolean isStarted() {
+    return started.getCount() == 0;
+  }
+
   /** The router's current heatmap snapshot (immutable). */
   public Heatmap heatmap() {
     return heatmap.current();

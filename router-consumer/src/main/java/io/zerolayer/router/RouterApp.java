@@ -5,8 +5,12 @@ import io.zerolayer.router.tenant.TenantDirectory;
 import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
+import java.util.concurrent.atomic.AtomicReference;
 
-/** A router as its own process: settings from the environment, runs until stopped. */
+/**
+ * A router as its own process: settings from the environment, runs until stopped. {@code GET
+ * /ready} answers 503 until the router has read the heatmap to its end and takes requests.
+ */
 public final class RouterApp {
 
   private RouterApp() {
@@ -16,8 +20,14 @@ public final class RouterApp {
     final RouterConfig config = RouterConfig.fromEnvironment(System.getenv());
     final ClusterSettings cluster = ClusterSettings.fromEnvironment(System.getenv());
     final TenantDirectory tenants = TenantDirectory.fromFile(config.tenantsFile());
-    final MetricsServer server = new MetricsServer("router", http -> { }).start("0.0.0.0", config.httpPort());
+    final AtomicReference<Router> running = new AtomicReference<>();
+    final MetricsServer server = new MetricsServer("router", http -> http.get("/ready", ctx -> {
+      final Router router = running.get();
+      final boolean ready = router != null && router.isStarted();
+      ctx.status(ready ? 200 : 503).result(ready ? "ready" : "reading the heatmap");
+    })).start("0.0.0.0", config.httpPort());
     final Router router = new Router(cluster, config, new LatencyAwarePolicy(), tenants, server.registry());
+    running.set(router);
     ShutdownSignal.awaitThenClose("router", router, server);
   }
 }
