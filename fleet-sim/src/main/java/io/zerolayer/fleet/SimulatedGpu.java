@@ -23,6 +23,7 @@ public final class SimulatedGpu implements InferenceEngine {
   private static final double COLD_PREFILL_PENALTY_MS = 2_000;
   private static final long VRAM_BASE_BYTES = 16L << 30;
   private static final long VRAM_PER_SEQUENCE_BYTES = 512L << 20;
+  private static final double STALL_POLL_MS = 10;
 
   private final String instanceId;
   private final String zone;
@@ -33,6 +34,7 @@ public final class SimulatedGpu implements InferenceEngine {
   private final AtomicInteger running = new AtomicInteger();
   private final TokenCadence cadence = new TokenCadence();
   private volatile long warmingSinceMs;
+  private volatile boolean stalled;
 
   /**
    * @param warm whether the instance starts warm; a cold one starts loading when it starts
@@ -63,6 +65,12 @@ public final class SimulatedGpu implements InferenceEngine {
       long previous = System.nanoTime();
       for (int i = task.getResumeFromIndex(); i < length && !sink.cancelled(); i++) {
         sleep(profile.decodeBaseMs() + profile.decodePerSequenceMs() * running.get());
+        while (stalled && !sink.cancelled()) {
+          sleep(STALL_POLL_MS);
+        }
+        if (sink.cancelled()) {
+          break;
+        }
         pending.add(TextModel.token(task.getPrompt(), task.getSeed(), i));
         final long now = System.nanoTime();
         cadence.interval(now - previous);
@@ -78,6 +86,16 @@ public final class SimulatedGpu implements InferenceEngine {
       running.decrementAndGet();
       batch.release();
     }
+  }
+
+  /** Fault: every sequence on this instance stops making progress until {@link #resume()} or cancel. */
+  public void stall() {
+    stalled = true;
+  }
+
+  /** Ends a {@link #stall()}. */
+  public void resume() {
+    stalled = false;
   }
 
   @Override

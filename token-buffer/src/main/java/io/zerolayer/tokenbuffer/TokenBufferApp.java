@@ -19,7 +19,7 @@ public final class TokenBufferApp {
     final MetricsServer server = new MetricsServer("token-buffer", http -> { });
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
     return new StreamsApp(
-        TokenBufferTopology.build(cluster.catalogue(), serdes, server.registry()),
+        TokenBufferTopology.build(config, cluster.catalogue(), serdes, server.registry()),
         StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),
             cluster.catalogue().name(Topics.INFERENCE_DLQ)),
         server.start(host, config.httpPort()));

@@ -2,6 +2,7 @@ package io.zerolayer.tokenbuffer;
 
 import io.zerolayer.runtime.EnvironmentConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -15,6 +16,10 @@ public final class TokenBufferConfig extends AbstractConfig {
   public static final String APPLICATION_ID = "tokenbuffer.application.id";
   public static final String STATE_DIR = "tokenbuffer.state.dir";
   public static final String HTTP_PORT = "tokenbuffer.http.port";
+  public static final String STALL_CHECK_INTERVAL_MS = "tokenbuffer.stall.check.interval.ms";
+  public static final String INSTANCE_TIMEOUT_MS = "tokenbuffer.instance.timeout.ms";
+  public static final String STREAM_TIMEOUT_MS = "tokenbuffer.stream.timeout.ms";
+  public static final String FINISHED_RETENTION_MS = "tokenbuffer.finished.retention.ms";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(APPLICATION_ID, Type.STRING, "zerolayer-token-buffer", Importance.HIGH,
@@ -22,7 +27,15 @@ public final class TokenBufferConfig extends AbstractConfig {
       .define(STATE_DIR, Type.STRING, System.getProperty("java.io.tmpdir") + "/zerolayer-token-buffer",
           Importance.MEDIUM, "Where RocksDB keeps the sequence store.")
       .define(HTTP_PORT, Type.INT, 8084, Range.between(0, 65_535), Importance.LOW,
-          "Port of the metrics endpoint; 0 picks a free one.");
+          "Port of the metrics endpoint; 0 picks a free one.")
+      .define(STALL_CHECK_INTERVAL_MS, Type.LONG, 100L, Range.between(10L, 10_000L), Importance.MEDIUM,
+          "How often every streaming sequence is checked for a stall (wall clock), in ms.")
+      .define(INSTANCE_TIMEOUT_MS, Type.LONG, 1_200L, Range.atLeast(1L), Importance.MEDIUM,
+          "A sequence with no new token for this long is stalled, in ms.")
+      .define(STREAM_TIMEOUT_MS, Type.LONG, 3_000L, Range.atLeast(1L), Importance.MEDIUM,
+          "An attempt with no first token for this long is stalled, in ms.")
+      .define(FINISHED_RETENTION_MS, Type.LONG, 600_000L, Range.atLeast(0L), Importance.MEDIUM,
+          "How long a finished sequence stays in the store before it is removed, in ms.");
 
   public TokenBufferConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
@@ -43,5 +56,21 @@ public final class TokenBufferConfig extends AbstractConfig {
 
   public int httpPort() {
     return getInt(HTTP_PORT);
+  }
+
+  public Duration stallCheckInterval() {
+    return Duration.ofMillis(getLong(STALL_CHECK_INTERVAL_MS));
+  }
+
+  public Duration instanceTimeout() {
+    return Duration.ofMillis(getLong(INSTANCE_TIMEOUT_MS));
+  }
+
+  public Duration streamTimeout() {
+    return Duration.ofMillis(getLong(STREAM_TIMEOUT_MS));
+  }
+
+  public Duration finishedRetention() {
+    return Duration.ofMillis(getLong(FINISHED_RETENTION_MS));
   }
 }

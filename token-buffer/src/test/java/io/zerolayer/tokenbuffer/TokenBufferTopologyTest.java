@@ -6,13 +6,17 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.avro.SequenceState;
+import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.testing.GoldenFile;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -20,6 +24,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +32,7 @@ import org.junit.jupiter.api.Test;
 class TokenBufferTopologyTest {
 
   private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+  private static final TokenBufferConfig CONFIG = new TokenBufferConfig(Map.of());
 
   private final TopicCatalogue catalogue = TopicCatalogue.unprefixed();
   private final ContractSerdes serdes = ContractSerdes.inMemory();
@@ -40,7 +46,7 @@ class TokenBufferTopologyTest {
     final Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "token-buffer-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(TokenBufferTopology.build(catalogue, serdes, new SimpleMeterRegistry()), props,
+    driver = new TopologyTestDriver(TokenBufferTopology.build(CONFIG, catalogue, serdes, new SimpleMeterRegistry()), props,
         START);
     decisions = driver.createInputTopic(catalogue.name(Topics.DECISIONS), new StringSerializer(),
         serdes.value(Topics.DECISIONS).serializer());
@@ -58,7 +64,7 @@ class TokenBufferTopologyTest {
   @Test
   void shouldMatchTheCheckedInTopologyDescription() throws Exception {
     GoldenFile.assertMatches("token-buffer-topology.txt",
-        TokenBufferTopology.build(catalogue, serdes, new SimpleMeterRegistry()).describe().toString());
+        TokenBufferTopology.build(CONFIG, catalogue, serdes, new SimpleMeterRegistry()).describe().toString());
   }
 
   @Test
@@ -87,6 +93,36 @@ class TokenBufferTopologyTest {
 
     assertThat(responses.isEmpty()).isTrue();
     assertThat(replies.readValuesToList()).hasSize(1);
+  }
+
+  @Test
+  void shouldReportAStalledAttemptOnceWithWhereToResume() {
+    final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
+        new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());
+    decisions.pipeInput("seq-3", decision("seq-3", null), START);
+    tokens.pipeInput("seq-3", chunk("seq-3", 0, false, "a", "b"), START.plusMillis(10));
+
+    // wall clock: 1300 ms without a new token, past the 1200 ms instance timeout
+    driver.advanceWallClockTime(Duration.ofMillis(1300));
+    driver.advanceWallClockTime(Duration.ofMillis(1300));
+
+    final List<StallDetected> reported = stalls.readValuesToList();
+    assertThat(reported).hasSize(1);
+    assertThat(reported.get(0).getNextIndex()).isEqualTo(2);
+    assertThat(reported.get(0).getInstanceId()).isEqualTo("gpu-1");
+    assertThat(reported.get(0).getReason()).isEqualTo("no token within 1200 ms");
+  }
+
+  @Test
+  void shouldRemoveAFinishedSequenceAfterTheRetention() {
+    final KeyValueStore<String, SequenceState> store = driver.getKeyValueStore(TokenBufferTopology.SEQUENCE_STORE);
+    decisions.pipeInput("seq-4", decision("seq-4", null), START);
+    tokens.pipeInput("seq-4", chunk("seq-4", 0, true, "done"), START.plusMillis(10));
+    assertThat(store.get("seq-4")).isNotNull();
+
+    driver.advanceWallClockTime(CONFIG.finishedRetention().plusSeconds(1));
+
+    assertThat(store.get("seq-4")).isNull();
   }
 
   private static RoutingDecision decision(final String sequenceId, final String replyTopic) {

@@ -1,31 +1,50 @@
 package io.zerolayer.tokenbuffer.internal;
 
-import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
 import io.zerolayer.contract.avro.TokenChunk;
+import java.time.Duration;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** Accepts workers' token chunks into the sequence store and emits exactly the new tokens. */
-public final class AcceptTokensProcessor implements Processor<String, TokenChunk, String, ResponseChunk> {
+/**
+ * Accepts workers' token chunks into the sequence store and emits exactly the new tokens; on a
+ * wall-clock schedule, reports stalled attempts and removes old finished sequences.
+ */
+public final class AcceptTokensProcessor implements Processor<String, TokenChunk, String, SpecificRecord> {
 
-  private final String storeName;
+  /**
+   * @param storeName the sequence store
+   * @param responses child that writes response chunks
+   * @param stalls child that writes stall reports
+   * @param checkInterval how often the sweep runs
+   */
+  public record Wiring(String storeName, String responses, String stalls, Duration checkInterval) {
+  }
+
+  private final Wiring wiring;
+  private final SequenceSweeper sweeper;
   private final SequenceMeters meters;
-  private ProcessorContext<String, ResponseChunk> context;
+  private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, SequenceState> sequences;
 
-  public AcceptTokensProcessor(final String storeName, final SequenceMeters meters) {
-    this.storeName = storeName;
+  public AcceptTokensProcessor(final Wiring wiring, final StallDetector detector, final Duration retention,
+      final SequenceMeters meters) {
+    this.wiring = wiring;
+    this.sweeper = new SequenceSweeper(detector, retention);
     this.meters = meters;
   }
 
   @Override
-  public void init(final ProcessorContext<String, ResponseChunk> context) {
+  public void init(final ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
-    this.sequences = context.getStateStore(storeName);
+    this.sequences = context.getStateStore(wiring.storeName());
+    context.schedule(wiring.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::sweep);
   }
 
   @Override
@@ -44,8 +63,15 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
       if (step.state().getStatus() == SequenceStatus.FINISHED) {
         meters.finished();
       }
-      context.forward(new Record<>(record.key(), step.response(), record.timestamp(),
-          ReplyTopics.headersFor(step.state().getReplyTopic())));
+      context.forward(new Record<String, SpecificRecord>(record.key(), step.response(), record.timestamp(),
+          ReplyTopics.headersFor(step.state().getReplyTopic())), wiring.responses());
     }
+  }
+
+  private void sweep(final long nowMs) {
+    sweeper.sweep(sequences, nowMs, (key, stall) -> {
+      meters.stalled();
+      context.forward(new Record<String, SpecificRecord>(key, stall, nowMs, new RecordHeaders()), wiring.stalls());
+    });
   }
 }

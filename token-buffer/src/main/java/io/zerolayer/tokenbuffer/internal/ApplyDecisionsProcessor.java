@@ -1,20 +1,20 @@
 package io.zerolayer.tokenbuffer.internal;
 
-import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /** Records each routing decision (epoch, owner, outcome) in the sequence store. */
-public final class ApplyDecisionsProcessor implements Processor<String, RoutingDecision, String, ResponseChunk> {
+public final class ApplyDecisionsProcessor implements Processor<String, RoutingDecision, String, SpecificRecord> {
 
   private final String storeName;
   private final SequenceMeters meters;
-  private ProcessorContext<String, ResponseChunk> context;
+  private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, SequenceState> sequences;
 
   public ApplyDecisionsProcessor(final String storeName, final SequenceMeters meters) {
@@ -23,7 +23,7 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
   }
 
   @Override
-  public void init(final ProcessorContext<String, ResponseChunk> context) {
+  public void init(final ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
     this.sequences = context.getStateStore(storeName);
   }
@@ -46,7 +46,7 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
       meters.finished();
     }
     if (step.response() != null) {
-      context.forward(new Record<>(record.key(), step.response(), record.timestamp(),
+      context.forward(new Record<String, SpecificRecord>(record.key(), step.response(), record.timestamp(),
           ReplyTopics.headersFor(step.state().getReplyTopic())));
     }
   }

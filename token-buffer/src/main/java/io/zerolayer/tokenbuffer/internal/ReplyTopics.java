@@ -1,6 +1,6 @@
 package io.zerolayer.tokenbuffer.internal;
 
-import io.zerolayer.contract.avro.ResponseChunk;
+import org.apache.avro.specific.SpecificRecord;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -13,7 +13,7 @@ import org.apache.kafka.streams.processor.TopicNameExtractor;
  * response topic. Processors name the reply topic in a header, since the chunk itself does not
  * carry it.
  */
-public final class ReplyTopics implements TopicNameExtractor<String, ResponseChunk> {
+public final class ReplyTopics implements TopicNameExtractor<String, SpecificRecord> {
 
   static final String HEADER = "zerolayer.reply-topic";
 
@@ -33,7 +33,7 @@ public final class ReplyTopics implements TopicNameExtractor<String, ResponseChu
   }
 
   @Override
-  public String extract(final String key, final ResponseChunk value, final RecordContext context) {
+  public String extract(final String key, final SpecificRecord value, final RecordContext context) {
     final Header header = context.headers().lastHeader(HEADER);
     return header == null ? defaultTopic : new String(header.value(), StandardCharsets.UTF_8);
   }

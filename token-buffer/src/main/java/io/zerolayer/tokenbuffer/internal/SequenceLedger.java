@@ -52,6 +52,9 @@ public final class SequenceLedger {
         .setFinishReason(keepHeld ? current.getFinishReason() : null)
         .setStatus(SequenceStatus.STREAMING)
         .setLastProgressMs(nowMs)
+        .setAttemptTokens(keepHeld ? current.getAttemptTokens() : 0)
+        .setRateTokensPerS(0.0)
+        .setStallReportedEpoch(decided(current) ? current.getStallReportedEpoch() : 0)
         .build();
     if (decision.getOutcome() == RoutingOutcome.REJECTED || decision.getOutcome() == RoutingOutcome.THROTTLED) {
       next.setStatus(SequenceStatus.FINISHED);
@@ -93,7 +96,14 @@ public final class SequenceLedger {
     tokens.addAll(fresh);
     final SequenceState next = SequenceState.newBuilder(current)
         .setTokens(tokens)
-        .setLastProgressMs(nowMs)
+        .setLastProgressMs(fresh.isEmpty() ? current.getLastProgressMs() : nowMs)
+        .setAttemptTokens(current.getAttemptTokens() + fresh.size())
+        .setLastEmittedMs(fresh.isEmpty() ? current.getLastEmittedMs() : chunk.getEmittedAtMs())
+        // The worker's own clock times the rate, so chunks read in one batch do not look infinitely fast.
+        .setRateTokensPerS(fresh.isEmpty() || current.getAttemptTokens() == 0 ? current.getRateTokensPerS()
+            : StallDetector.updatedRate(current.getRateTokensPerS(), fresh.size(),
+                chunk.getEmittedAtMs() - current.getLastEmittedMs()))
+
         .setFinishReason(chunk.getLast() ? finishReason(chunk) : null)
         .setStatus(chunk.getLast() ? SequenceStatus.FINISHED : SequenceStatus.STREAMING)
         .build();
@@ -116,6 +126,8 @@ public final class SequenceLedger {
         .setEpoch(chunk.getEpoch())
         .setOwner(chunk.getInstanceId())
         .setTokens(new ArrayList<>(chunk.getTokens()))
+        .setAttemptTokens(chunk.getTokens().size())
+        .setLastEmittedMs(chunk.getEmittedAtMs())
         .setFinishReason(chunk.getLast() ? finishReason(chunk) : null)
         .setStatus(SequenceStatus.PENDING)
         .setLastProgressMs(nowMs)

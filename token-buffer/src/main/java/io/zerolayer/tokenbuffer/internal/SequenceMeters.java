@@ -12,6 +12,7 @@ public final class SequenceMeters {
 
   private final Map<SequenceLedger.Verdict, Counter> chunks = new EnumMap<>(SequenceLedger.Verdict.class);
   private final AtomicLong active = new AtomicLong();
+  private final Counter stalls;
 
   public SequenceMeters(final MeterRegistry registry) {
     for (final SequenceLedger.Verdict verdict : SequenceLedger.Verdict.values()) {
@@ -20,6 +21,9 @@ public final class SequenceMeters {
           .tag("verdict", verdict.name().toLowerCase())
           .register(registry));
     }
+    stalls = Counter.builder("zerolayer.tokenbuffer.stalls")
+        .description("Attempts reported stalled to the routers")
+        .register(registry);
     Gauge.builder("zerolayer.tokenbuffer.active.sequences", active, AtomicLong::get)
         .description("Sequences decided and not yet finished, on this process's tasks")
         .register(registry);
@@ -27,6 +31,10 @@ public final class SequenceMeters {
 
   void chunk(final SequenceLedger.Verdict verdict) {
     chunks.get(verdict).increment();
+  }
+
+  void stalled() {
+    stalls.increment();
   }
 
   void started() {

@@ -1,0 +1,81 @@
+package io.zerolayer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.ResponseChunk;
+import io.zerolayer.contract.avro.RoutingDecision;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.client.InferenceClient;
+import io.zerolayer.contract.client.Response;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.deploy.stack.Pipeline;
+import io.zerolayer.fleet.Fleet;
+import io.zerolayer.fleet.GpuProfile;
+import io.zerolayer.fleet.TextModel;
+import io.zerolayer.runtime.ClusterSettings;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** A worker that stops making progress mid-stream: token-buffer notices, the router cuts over. */
+@ExtendWith(TestCluster.class)
+class WorkerStallIT {
+
+  /** Slow decode (40 ms a step) so the stream is still running when the worker stalls. */
+  private static final GpuProfile SLOW = new GpuProfile(16, 20, 0.05, 40, 0.5, Duration.ofSeconds(8), 4);
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void shouldGiveTheClientTheSameTextAsAnUninterruptedRunWhenItsWorkerStalls(final TestCluster.Handle cluster)
+      throws Exception {
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), SLOW, new SimpleMeterRegistry());
+        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false, TestTenants.UNLIMITED);
+        ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        DecisionLog decisions = new DecisionLog(settings, serdes);
+        RecordCollector<String, ResponseChunk> responses = new RecordCollector<>(settings,
+            catalogue.name(Topics.RESPONSES), new StringDeserializer(), serdes.value(Topics.RESPONSES).deserializer());
+        InferenceClient client = new InferenceClient(settings, serdes)) {
+      Awaits.routerSees(pipeline, fleet.instanceIds());
+      final InferenceRequest request = InferenceRequest.newBuilder().setSequenceId("stalls").setTenantId("t")
+          .setApiKey(TestTenants.key("t")).setPrompt("Tell a long story.").setMaxOutputTokens(64).setSeed(9)
+          .setSubmittedAtMs(System.currentTimeMillis()).build();
+      final CompletableFuture<Response> answer = client.submit(request);
+      final String owner = decisions.awaitFor(List.of("stalls"), Duration.ofSeconds(30)).get("stalls").get(0)
+          .getInstanceId();
+      responses.awaitUntil(records -> records.stream().filter(r -> r.key().equals("stalls"))
+          .mapToInt(r -> r.value().getTokens().size()).sum() >= 8, Duration.ofSeconds(30));
+
+      // When its worker stops making progress
+      fleet.gpu(owner).stall();
+
+      // Then the client's text is byte-identical to an uninterrupted run, and the outcome is cutover
+      final Response response = answer.get(60, TimeUnit.SECONDS);
+      assertThat(response.text()).isEqualTo(expectedText(request));
+      assertThat(response.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
+      final List<RoutingDecision> all = decisions.awaitFor(List.of("stalls"), Duration.ofSeconds(5)).get("stalls");
+      assertThat(all).extracting(RoutingDecision::getEpoch).containsExactly(1, 2);
+      assertThat(all.get(1).getInstanceId()).isNotEqualTo(owner);
+      assertThat(all.get(1).getReason()).contains(owner + " stalled");
+    }
+  }
+
+  private static String expectedText(final InferenceRequest request) {
+    final StringBuilder text = new StringBuilder();
+    final int length = TextModel.length(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens());
+    for (int i = 0; i < length; i++) {
+      text.append(TextModel.token(request.getPrompt(), request.getSeed(), i));
+    }
+    return text.toString();
+  }
+}

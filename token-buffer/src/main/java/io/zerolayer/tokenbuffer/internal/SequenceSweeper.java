@@ -1,0 +1,69 @@
+package io.zerolayer.tokenbuffer.internal;
+
+import io.zerolayer.contract.avro.SequenceState;
+import io.zerolayer.contract.avro.SequenceStatus;
+import io.zerolayer.contract.avro.StallDetected;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * One wall-clock pass over a task's sequences: reports each stalled attempt once, and removes
+ * finished sequences older than the retention (a tombstone in the changelog).
+ */
+final class SequenceSweeper {
+
+  private final StallDetector detector;
+  private final long retentionMs;
+  private final Map<String, StallDetector.Window> windows = new HashMap<>();
+
+  SequenceSweeper(final StallDetector detector, final Duration retention) {
+    this.detector = detector;
+    this.retentionMs = retention.toMillis();
+  }
+
+  void sweep(final KeyValueStore<String, SequenceState> sequences, final long nowMs,
+      final BiConsumer<String, StallDetected> stalls) {
+    final Set<String> streaming = new HashSet<>();
+    try (KeyValueIterator<String, SequenceState> all = sequences.all()) {
+      while (all.hasNext()) {
+        final KeyValue<String, SequenceState> entry = all.next();
+        final SequenceState sequence = entry.value;
+        if (sequence.getStatus() == SequenceStatus.FINISHED) {
+          if (nowMs - sequence.getLastProgressMs() > retentionMs) {
+            sequences.delete(entry.key);
+          }
+          continue;
+        }
+        streaming.add(entry.key);
+        final String reason = detector.check(sequence,
+            windows.computeIfAbsent(entry.key, k -> new StallDetector.Window()), nowMs);
+        if (reason != null) {
+          sequences.put(entry.key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch())
+              .build());
+          stalls.accept(entry.key, stall(sequence, reason, nowMs));
+        }
+      }
+    }
+    windows.keySet().retainAll(streaming);
+  }
+
+  private static StallDetected stall(final SequenceState sequence, final String reason, final long nowMs) {
+    return StallDetected.newBuilder()
+        .setSequenceId(sequence.getSequenceId())
+        .setEpoch(sequence.getEpoch())
+        .setInstanceId(sequence.getOwner())
+        .setNextIndex(sequence.getTokens().size())
+        .setReason(reason)
+        .setRequestPartition(sequence.getRequestPartition())
+        .setRequestOffset(sequence.getRequestOffset())
+        .setDetectedAtMs(nowMs)
+        .build();
+  }
+}

@@ -1,0 +1,71 @@
+package io.zerolayer.tokenbuffer.internal;
+
+import io.zerolayer.contract.avro.SequenceState;
+import io.zerolayer.contract.avro.SequenceStatus;
+import java.time.Duration;
+
+/**
+ * The stall rules of one streaming sequence (DESIGN section 6), checked on a wall-clock
+ * schedule: three checks in a row whose window saw the token rate down more than 40 % against
+ * the sequence's own recent rate, or no token within the instance timeout. Before an attempt's
+ * first token the whole-stream timeout applies instead, since prefill and queueing legitimately
+ * take longer than the gap between two tokens.
+ */
+public final class StallDetector {
+
+  /** A check window's rate must stay above this share of the sequence's own recent rate. */
+  static final double RATE_FLOOR = 0.6;
+  static final int SLOW_CHECKS = 3;
+  private static final double EWMA_WEIGHT = 0.3;
+
+  private final long instanceTimeoutMs;
+  private final long streamTimeoutMs;
+  private final long checkIntervalMs;
+
+  public StallDetector(final Duration instanceTimeout, final Duration streamTimeout, final Duration checkInterval) {
+    this.instanceTimeoutMs = instanceTimeout.toMillis();
+    this.streamTimeoutMs = streamTimeout.toMillis();
+    this.checkIntervalMs = checkInterval.toMillis();
+  }
+
+  /**
+   * What the checks of one sequence remember between two checks. It lives in memory only: after
+   * a restart or a rebalance the rate rule needs three fresh checks, the timeouts none.
+   */
+  static final class Window {
+    private int tokensAtLastCheck = -1;
+    private int slowChecks;
+  }
+
+  /** Whether the sequence stalled at {@code nowMs}: the reason, or null. */
+  String check(final SequenceState sequence, final Window window, final long nowMs) {
+    if (sequence.getStatus() != SequenceStatus.STREAMING || sequence.getOwner() == null
+        || sequence.getOutcome() == null || sequence.getStallReportedEpoch() >= sequence.getEpoch()) {
+      return null;
+    }
+    final long silentMs = nowMs - sequence.getLastProgressMs();
+    if (sequence.getAttemptTokens() == 0) {
+      return silentMs > streamTimeoutMs ? "no first token within " + streamTimeoutMs + " ms" : null;
+    }
+    if (silentMs > instanceTimeoutMs) {
+      return "no token within " + instanceTimeoutMs + " ms";
+    }
+    final int tokens = sequence.getTokens().size();
+    final boolean measured = window.tokensAtLastCheck >= 0 && sequence.getRateTokensPerS() > 0;
+    final double windowRate = (tokens - window.tokensAtLastCheck) * 1000.0 / checkIntervalMs;
+    window.slowChecks = measured && windowRate < RATE_FLOOR * sequence.getRateTokensPerS()
+        ? window.slowChecks + 1 : 0;
+    window.tokensAtLastCheck = tokens;
+    if (window.slowChecks >= SLOW_CHECKS) {
+      return String.format("token rate down more than 40%% for %d checks (recent rate %.1f/s)", SLOW_CHECKS,
+          sequence.getRateTokensPerS());
+    }
+    return null;
+  }
+
+  /** The sequence's rate after {@code newTokens} came {@code elapsedMs} after the previous ones. */
+  public static double updatedRate(final double rate, final int newTokens, final long elapsedMs) {
+    final double current = newTokens * 1000.0 / Math.max(1, elapsedMs);
+    return rate <= 0 ? current : EWMA_WEIGHT * current + (1 - EWMA_WEIGHT) * rate;
+  }
+}

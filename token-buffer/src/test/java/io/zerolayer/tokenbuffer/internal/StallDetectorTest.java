@@ -1,0 +1,74 @@
+package io.zerolayer.tokenbuffer.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.avro.SequenceState;
+import io.zerolayer.contract.avro.SequenceStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StallDetectorTest {
+
+  private final StallDetector detector = new StallDetector(Duration.ofMillis(1200), Duration.ofMillis(3000),
+      Duration.ofMillis(100));
+  private final StallDetector.Window window = new StallDetector.Window();
+
+  @Test
+  void shouldReportNoTokenWithinTheInstanceTimeout() {
+    final SequenceState streaming = streaming(2, 20.0, 1_000);
+
+    assertThat(detector.check(streaming, window, 2_200)).isNull();
+    assertThat(detector.check(streaming, window, 2_201)).isEqualTo("no token within 1200 ms");
+  }
+
+  @Test
+  void shouldGiveTheFirstTokenTheWholeStreamTimeout() {
+    final SequenceState waiting = streaming(0, 0.0, 1_000);
+    waiting.setAttemptTokens(0);
+
+    assertThat(detector.check(waiting, window, 3_900)).isNull();
+    assertThat(detector.check(waiting, window, 4_001)).isEqualTo("no first token within 3000 ms");
+  }
+
+  @Test
+  void shouldReportARateDownMoreThan40PercentForThreeChecksInARow() {
+    // 100 tokens/s is 10 per 100 ms check; 5 per check is a rate down 50 %
+    detector.check(streaming(10, 100.0, 1_000), window, 1_000);
+
+    assertThat(detector.check(streaming(15, 100.0, 1_100), window, 1_100)).isNull();
+    assertThat(detector.check(streaming(20, 100.0, 1_200), window, 1_200)).isNull();
+    assertThat(detector.check(streaming(25, 100.0, 1_300), window, 1_300)).contains("rate down more than 40%");
+  }
+
+  @Test
+  void shouldForgiveASlowCheckWhenTheNextIsBackToPace() {
+    detector.check(streaming(10, 100.0, 1_000), window, 1_000);
+
+    assertThat(detector.check(streaming(15, 100.0, 1_100), window, 1_100)).isNull();
+    assertThat(detector.check(streaming(20, 100.0, 1_200), window, 1_200)).isNull();
+    assertThat(detector.check(streaming(30, 100.0, 1_300), window, 1_300)).isNull();
+    assertThat(detector.check(streaming(35, 100.0, 1_400), window, 1_400)).isNull();
+  }
+
+  @Test
+  void shouldLeaveReportedAttemptsAndFinishedSequencesAlone() {
+    final SequenceState reported = streaming(2, 20.0, 0);
+    reported.setStallReportedEpoch(1);
+    final SequenceState finished = streaming(2, 20.0, 0);
+    finished.setStatus(SequenceStatus.FINISHED);
+
+    assertThat(detector.check(reported, window, 60_000)).isNull();
+    assertThat(detector.check(finished, window, 60_000)).isNull();
+  }
+
+  private static SequenceState streaming(final int tokens, final double rate, final long lastProgressMs) {
+    final List<String> text = new ArrayList<>(Collections.nCopies(tokens, "t"));
+    return SequenceState.newBuilder().setSequenceId("s").setEpoch(1).setOwner("gpu-1")
+        .setOutcome(RoutingOutcome.DIRECT).setTokens(text).setAttemptTokens(tokens)
+        .setStatus(SequenceStatus.STREAMING).setLastProgressMs(lastProgressMs).setRateTokensPerS(rate).build();
+  }
+}
