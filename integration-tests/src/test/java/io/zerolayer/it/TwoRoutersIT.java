@@ -62,10 +62,11 @@ class TwoRoutersIT {
         answer.get(3, TimeUnit.MINUTES);
       }
 
-      // Then both routers decided, and no instance got more than twice its fair share
+      // Then both routers decided, and no instance got more than twice its fair share of first attempts
+      // (a sequence that stalls on this busy machine is cut over to a second attempt, which is not routing)
       final List<RoutingDecision> all = decisions.awaitFor(
           IntStream.range(0, REQUESTS).mapToObj(i -> "spread-" + i).toList(), Duration.ofSeconds(30))
-          .values().stream().flatMap(List::stream).toList();
+          .values().stream().flatMap(List::stream).filter(d -> d.getEpoch() == 1).toList();
       assertThat(all).hasSize(REQUESTS).allMatch(d -> d.getOutcome() == RoutingOutcome.DIRECT);
       assertThat(all.stream().map(RoutingDecision::getRouterId).distinct()).hasSize(2);
       final Map<String, Long> perInstance = all.stream()

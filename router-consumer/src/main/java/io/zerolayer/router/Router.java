@@ -9,35 +9,36 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.HeatmapView;
 import io.zerolayer.router.internal.RecordWriter;
-import io.zerolayer.router.internal.RequestLookup;
-import io.zerolayer.router.internal.StallRouter;
-import io.zerolayer.router.internal.TransactionMeters;
 import io.zerolayer.router.internal.RequestDecider;
+import io.zerolayer.router.internal.RequestLookup;
 import io.zerolayer.router.internal.RequestRouter;
 import io.zerolayer.router.internal.RequestValidator;
 import io.zerolayer.router.internal.RouterMeters;
 import io.zerolayer.router.internal.RouterRecords;
+import io.zerolayer.router.internal.StallRouter;
+import io.zerolayer.router.internal.TransactionMeters;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.RoutingPolicy;
 import io.zerolayer.router.tenant.TenantDirectory;
 import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -66,6 +67,7 @@ public final class Router implements AutoCloseable {
   private final String requestTopic;
   private final Thread loop;
   private final CountDownLatch started = new CountDownLatch(1);
+  private final CompletableFuture<Throwable> failure = new CompletableFuture<>();
   private volatile boolean running = true;
 
   /**
@@ -79,9 +81,9 @@ public final class Router implements AutoCloseable {
     final String routerId = config.routerId();
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
     heatmap = new HeatmapView(cluster, serdes);
-    consumer = new KafkaConsumer<>(consumerProps(cluster, config), new ByteArrayDeserializer(),
+    consumer = new KafkaConsumer<>(RouterClients.consumerProps(cluster, config), new ByteArrayDeserializer(),
         new ByteArrayDeserializer());
-    producer = new KafkaProducer<>(producerProps(cluster, routerId, config), new ByteArraySerializer(),
+    producer = new KafkaProducer<>(RouterClients.producerProps(cluster, routerId, config), new ByteArraySerializer(),
         new ByteArraySerializer());
     final Decider decider = new Decider(policy, config.defaultRetryAfterMs());
     final RouterRecords records = new RouterRecords(routerId);
@@ -101,30 +103,6 @@ public final class Router implements AutoCloseable {
     loop.start();
   }
 
-  private static Map<String, Object> consumerProps(final ClusterSettings cluster, final RouterConfig config) {
-    final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
-    props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
-    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
-    // A router that dies hands its partitions to the others after this, not after the 45 s default.
-    props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, config.sessionTimeoutMs());
-    return props;
-  }
-
-  private static Map<String, Object> producerProps(final ClusterSettings cluster, final String routerId,
-      final RouterConfig config) {
-    final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
-    // The transaction of a router that died is aborted after this; until then the router that
-    // takes over its partitions waits to read their committed offsets.
-    props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, config.transactionTimeoutMs());
-    props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "zerolayer-" + routerId);
-    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-    return props;
-  }
-
   /** Waits until the router takes requests (its heatmap view is ready). */
   public boolean awaitStarted(final Duration timeout) throws InterruptedException {
     return started.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -135,6 +113,16 @@ public final class Router implements AutoCloseable {
     return started.getCount() == 0;
   }
 
+  /** Whether the router is taking requests now: started, and not stopped by an error. */
+  public boolean isReady() {
+    return isStarted() && !failure.isDone();
+  }
+
+  /** Completes with the error that stopped the router, if one does. */
+  public CompletableFuture<Throwable> failure() {
+    return failure;
+  }
+
   /** The router's current heatmap snapshot (immutable). */
   public Heatmap heatmap() {
     return heatmap.current();
@@ -143,12 +131,13 @@ public final class Router implements AutoCloseable {
   private void run() {
     try {
       while (running && !heatmap.awaitReady(Duration.ofMillis(200))) {
-        LOG.debug("Waiting for the heatmap view to catch up");
+        failIfHeatmapFailed();
       }
       producer.initTransactions();
       consumer.subscribe(List.of(requestTopic, stallTopic));
       started.countDown();
       while (running) {
+        failIfHeatmapFailed();
         final ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
         if (!records.isEmpty()) {
           routeInOneTransaction(records);
@@ -156,10 +145,18 @@ public final class Router implements AutoCloseable {
       }
     } catch (final WakeupException | InterruptedException e) {
       // closing
-    } catch (final ProducerFencedException e) {
-      LOG.error("Another router took over transactional id of this one; stopping", e);
+    } catch (final RuntimeException | Error e) {
+      LOG.error("Router {} stopped: {}; restart its process", loop.getName(), e.toString(), e);
+      failure.complete(e);
     } finally {
       consumer.close();
+    }
+  }
+
+  private void failIfHeatmapFailed() {
+    if (heatmap.failed()) {
+      throw new IllegalStateException("the heatmap view stopped reading the score topic; decisions would use a"
+          + " frozen heatmap");
     }
   }
 
@@ -174,26 +171,30 @@ public final class Router implements AutoCloseable {
           requestRouter.route(record, producer);
         }
       }
-      producer.sendOffsetsToTransaction(nextOffsets(records), consumer.groupMetadata());
-      final long committing = System.nanoTime();
-      producer.commitTransaction();
-      transactions.committed(records.count(), committing - start, System.nanoTime() - committing);
-    } catch (final ProducerFencedException e) {
+      producer.sendOffsetsToTransaction(RouterClients.nextOffsets(records), consumer.groupMetadata());
+    } catch (final ProducerFencedException | OutOfOrderSequenceException | AuthorizationException e) {
       throw e;
     } catch (final KafkaException e) {
-      LOG.warn("Transaction failed, aborting and re-reading its requests: {}", e.toString());
+      LOG.warn("Transaction failed, aborting and re-reading its records: {}", e.toString());
       producer.abortTransaction();
       rewind(records.partitions());
+      return;
     }
+    final long committing = System.nanoTime();
+    commit();
+    transactions.committed(records.count(), committing - start, System.nanoTime() - committing);
   }
 
-  private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(final ConsumerRecords<byte[], byte[]> records) {
-    final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-    for (final TopicPartition partition : records.partitions()) {
-      final List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
-      offsets.put(partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
+  /** Commits; a commit that timed out is retried, as the producer requires, until it is done. */
+  private void commit() {
+    while (true) {
+      try {
+        producer.commitTransaction();
+        return;
+      } catch (final TimeoutException e) {
+        LOG.warn("Commit timed out; retrying it: {}", e.toString());
+      }
     }
-    return offsets;
   }
 
   private void rewind(final Set<TopicPartition> partitions) {

@@ -47,6 +47,7 @@ public final class HeatmapView implements AutoCloseable {
   private final CountDownLatch ready = new CountDownLatch(1);
   private final Thread reader;
   private volatile boolean running = true;
+  private volatile boolean failed;
 
   public HeatmapView(final ClusterSettings cluster, final ContractSerdes serdes) {
     topic = cluster.catalogue().name(Topics.INSTANCE_SCORES);
@@ -95,9 +96,17 @@ public final class HeatmapView implements AutoCloseable {
       }
     } catch (final WakeupException e) {
       // closing
+    } catch (final RuntimeException e) {
+      LOG.error("Heatmap view stopped reading {}: {}", topic, e.toString(), e);
+      failed = true;
     } finally {
       consumer.close();
     }
+  }
+
+  /** Whether the view stopped reading on an error; its snapshot is then frozen. */
+  public boolean failed() {
+    return failed;
   }
 
   private boolean caughtUp(final Map<TopicPartition, Long> end) {

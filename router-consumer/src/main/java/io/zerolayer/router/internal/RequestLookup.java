@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -40,7 +41,11 @@ public final class RequestLookup implements AutoCloseable {
     topic = cluster.catalogue().name(Topics.REQUESTS);
   }
 
-  /** The request at that position, or empty when it is gone (retention) or unreadable. */
+  /**
+   * The request at that position, or empty when it is gone (past retention) or unreadable.
+   *
+   * @throws TimeoutException when the broker does not answer in time; retriable
+   */
   public Optional<InferenceRequest> find(final int partition, final long offset) {
     if (partition < 0 || offset < 0) {
       return Optional.empty();
@@ -58,8 +63,11 @@ public final class RequestLookup implements AutoCloseable {
           return Optional.empty();
         }
       }
+      if (consumer.position(where) > offset) {
+        return Optional.empty();
+      }
     }
-    return Optional.empty();
+    throw new TimeoutException("Request " + topic + "/" + partition + "@" + offset + " not read within " + TIMEOUT);
   }
 
   private Optional<InferenceRequest> read(final ConsumerRecord<byte[], byte[]> record) {

@@ -17,7 +17,6 @@ public final class RouterRecords {
     this.routerId = routerId;
   }
 
-  /** The decision record of a request that was read. */
   /** The decision record of a request read from {@code requestPartition} at {@code requestOffset}. */
   public RoutingDecision decision(final InferenceRequest request, final Decision decision, final int inputTokens,
       final String traceId, final long nowMs, final int requestPartition, final long requestOffset) {

@@ -10,8 +10,6 @@ import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.policy.RequestProfile;
 import io.zerolayer.runtime.DeadLetters;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
@@ -23,12 +21,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Cut-over (DESIGN section 7): for a stalled attempt, picks a backup that is never the stalled
  * instance, writes the decision with epoch + 1 and the resume index, dispatches the resume
- * task and cancels the old attempt. All through the caller's transaction.
+ * task and cancels the old attempt. All through the caller's transaction, so an aborted
+ * transaction handles the stall again. A repeated report of the same attempt gives a second
+ * decision of the same epoch, which token-buffer ignores as stale.
  */
 public final class StallRouter {
 
   private static final Logger LOG = LoggerFactory.getLogger(StallRouter.class);
-  private static final int REMEMBERED = 10_000;
 
   private final TopicCatalogue catalogue;
   private final Deserializer<StallDetected> stalls;
@@ -39,14 +38,6 @@ public final class StallRouter {
   private final RouterRecords records;
   private final RecordWriter writer;
   private final RouterMeters meters;
-  /** Stalls already cut over, so that a repeated report of the same attempt does nothing. */
-  private final Map<String, Boolean> handled = new LinkedHashMap<>(16, 0.75f, false) {
-    @Override
-    protected boolean removeEldestEntry(final Map.Entry<String, Boolean> eldest) {
-      return size() > REMEMBERED;
-    }
-  };
-
   public StallRouter(final TopicCatalogue catalogue, final ContractSerdes serdes, final RequestLookup lookup,
       final Decider decider, final HeatmapView heatmap, final RouterRecords records, final RecordWriter writer,
       final RouterMeters meters) {
@@ -70,12 +61,9 @@ public final class StallRouter {
       meters.deadLettered();
       return;
     }
-    if (handled.putIfAbsent(stall.getSequenceId() + '#' + stall.getEpoch(), Boolean.TRUE) != null) {
-      return;
-    }
     final Optional<InferenceRequest> request = lookup.find(stall.getRequestPartition(), stall.getRequestOffset());
     if (request.isEmpty()) {
-      LOG.warn("Cannot cut over {} (epoch {}): its request at {}/{} is gone", stall.getSequenceId(),
+      LOG.warn("Cannot cut over {} (epoch {}): its request at {}/{} is gone or unreadable", stall.getSequenceId(),
           stall.getEpoch(), stall.getRequestPartition(), stall.getRequestOffset());
       return;
     }

@@ -21,16 +21,22 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An application's side of Zerolayer: publishes requests to the ingress topic and hands back
  * each one's ordered response stream. It reads the response topic (committed records only)
- * from the moment it starts, so submit after construction.
+ * from the moment it starts, so submit after construction. If its reader stops, every pending
+ * and later response fails with the cause instead of waiting forever.
  */
 public final class InferenceClient implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(InferenceClient.class);
 
   private final KafkaProducer<String, InferenceRequest> producer;
   private final KafkaConsumer<String, ResponseChunk> consumer;
@@ -39,6 +45,7 @@ public final class InferenceClient implements AutoCloseable {
   private final Thread reader;
   private final CountDownLatch positioned = new CountDownLatch(1);
   private volatile boolean running = true;
+  private volatile Throwable failure;
 
   public InferenceClient(final ClusterSettings cluster, final ContractSerdes serdes) {
     requireNonNull(cluster, "cluster");
@@ -62,10 +69,21 @@ public final class InferenceClient implements AutoCloseable {
     } catch (final InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    if (failure != null) {
+      close();
+      throw new IllegalStateException("Cannot read responses: " + failure.getMessage(), failure);
+    }
   }
 
   /** Publishes a request; the future completes with its whole response stream. */
   public CompletableFuture<Response> submit(final InferenceRequest request) {
+    if (request.getReplyTopic() != null) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException("This client reads the response topic of"
+          + " the catalogue; to use reply topic " + request.getReplyTopic() + ", read it with a consumer of your own"));
+    }
+    if (failure != null) {
+      return CompletableFuture.failedFuture(failure);
+    }
     final Pending entry = new Pending(request.getSequenceId());
     pending.put(request.getSequenceId(), entry);
     producer.send(new ProducerRecord<>(requestTopic, request.getSequenceId(), request), (metadata, error) -> {
@@ -81,21 +99,43 @@ public final class InferenceClient implements AutoCloseable {
     try {
       final List<TopicPartition> partitions = consumer.partitionsFor(responseTopic, Duration.ofSeconds(30)).stream()
           .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      if (partitions.isEmpty()) {
+        throw new IllegalStateException("Response topic " + responseTopic + " does not exist; provision the topics"
+            + " (zerolayer topics) first");
+      }
       consumer.assign(partitions);
       consumer.seekToEnd(partitions);
       partitions.forEach(consumer::position);
       positioned.countDown();
       while (running) {
-        for (final ConsumerRecord<String, ResponseChunk> record : consumer.poll(Duration.ofMillis(200))) {
-          deliver(record.value());
-        }
+        poll();
       }
     } catch (final WakeupException e) {
-      // closing
+      failAll(new IllegalStateException("the client was closed before the response was complete"));
+    } catch (final RuntimeException e) {
+      LOG.error("Response reader stopped: {}", e.toString(), e);
+      failAll(e);
     } finally {
       positioned.countDown();
       consumer.close();
     }
+  }
+
+  private void poll() {
+    try {
+      for (final ConsumerRecord<String, ResponseChunk> record : consumer.poll(Duration.ofMillis(200))) {
+        deliver(record.value());
+      }
+    } catch (final RecordDeserializationException e) {
+      LOG.warn("Skipping an unreadable response record at {}@{}: {}", e.topicPartition(), e.offset(), e.getMessage());
+      consumer.seek(e.topicPartition(), e.offset() + 1);
+    }
+  }
+
+  private void failAll(final Throwable cause) {
+    failure = cause;
+    pending.values().forEach(entry -> entry.future.completeExceptionally(cause));
+    pending.clear();
   }
 
   private void deliver(final ResponseChunk chunk) {

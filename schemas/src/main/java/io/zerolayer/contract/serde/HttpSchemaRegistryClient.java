@@ -31,7 +31,11 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   private final String baseUrl;
   private final String authorization;
   private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
-  private final Map<String, Integer> idsBySubjectAndSchema = new ConcurrentHashMap<>();
+  private final Map<SubjectSchema, Integer> idsBySubjectAndSchema = new ConcurrentHashMap<>();
+
+  /** Cache key; Avro caches a schema's hash, and equal instances compare by identity first. */
+  private record SubjectSchema(String subject, Schema schema) {
+  }
 
   HttpSchemaRegistryClient(final String baseUrl, final String basicAuthUserInfo) {
     requireNonNull(baseUrl, "baseUrl");
@@ -40,22 +44,41 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         : "Basic " + Base64.getEncoder().encodeToString(basicAuthUserInfo.getBytes(StandardCharsets.UTF_8));
   }
 
+  // The HTTP calls run outside the maps, so a slow registry blocks only the callers that need it.
+
   @Override
   public int register(final String subject, final Schema schema) {
-    return idsBySubjectAndSchema.computeIfAbsent(subject + '\0' + schema,
-        k -> send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema)).path("id").asInt());
+    final SubjectSchema key = new SubjectSchema(subject, schema);
+    final Integer known = idsBySubjectAndSchema.get(key);
+    if (known != null) {
+      return known;
+    }
+    final int id = send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema)).path("id").asInt();
+    idsBySubjectAndSchema.putIfAbsent(key, id);
+    return id;
   }
 
   @Override
   public int idOf(final String subject, final Schema schema) {
-    return idsBySubjectAndSchema.computeIfAbsent(subject + '\0' + schema,
-        k -> send("POST", "/subjects/" + encode(subject), schemaBody(schema)).path("id").asInt());
+    final SubjectSchema key = new SubjectSchema(subject, schema);
+    final Integer known = idsBySubjectAndSchema.get(key);
+    if (known != null) {
+      return known;
+    }
+    final int id = send("POST", "/subjects/" + encode(subject), schemaBody(schema)).path("id").asInt();
+    idsBySubjectAndSchema.putIfAbsent(key, id);
+    return id;
   }
 
   @Override
   public Schema schemaById(final int id) {
-    return schemasById.computeIfAbsent(id,
-        k -> new Schema.Parser().parse(send("GET", "/schemas/ids/" + id, null).path("schema").asText()));
+    final Schema known = schemasById.get(id);
+    if (known != null) {
+      return known;
+    }
+    final Schema schema = new Schema.Parser().parse(send("GET", "/schemas/ids/" + id, null).path("schema").asText());
+    schemasById.putIfAbsent(id, schema);
+    return schema;
   }
 
   @Override

@@ -18,7 +18,7 @@ import java.util.List;
 public final class SequenceLedger {
 
   /** What happened to a token chunk. */
-  public enum Verdict { ACCEPTED, HELD, DUPLICATE, STALE_EPOCH, GAP, FINISHED }
+  public enum Verdict { ACCEPTED, HELD, HEARTBEAT, DUPLICATE, STALE_EPOCH, GAP, FINISHED }
 
   /**
    * @param state the sequence's state after the input, or null when unchanged
@@ -81,6 +81,10 @@ public final class SequenceLedger {
     }
     if (chunk.getEpoch() != current.getEpoch()) {
       return new Step(null, null, Verdict.STALE_EPOCH);
+    }
+    if (chunk.getTokens().isEmpty() && !chunk.getLast()) {
+      // A worker that holds the attempt in its queue says it is alive; no token moves.
+      return new Step(SequenceState.newBuilder(current).setLastHeartbeatMs(nowMs).build(), null, Verdict.HEARTBEAT);
     }
     final int have = current.getTokens().size();
     final int end = chunk.getStartIndex() + chunk.getTokens().size();
@@ -158,7 +162,8 @@ public final class SequenceLedger {
   }
 
   private static ResponseChunk refusal(final SequenceState state, final RoutingDecision decision, final long nowMs) {
-    final ResponseChunk last = chunk(state, 0, List.of(), true, nowMs);
+    // After a cut-over that found no backup the client already holds tokens: the refusal continues them.
+    final ResponseChunk last = chunk(state, state.getTokens().size(), List.of(), true, nowMs);
     last.setReason(decision.getReason());
     last.setRetryAfterMs(decision.getRetryAfterMs());
     return last;

@@ -15,7 +15,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * One wall-clock pass over a task's sequences: reports each stalled attempt once, and removes
- * finished sequences older than the retention (a tombstone in the changelog).
+ * finished sequences (and tokens held for a decision that never came) older than the retention,
+ * with a tombstone in the changelog.
  */
 final class SequenceSweeper {
 
@@ -35,7 +36,8 @@ final class SequenceSweeper {
       while (all.hasNext()) {
         final KeyValue<String, SequenceState> entry = all.next();
         final SequenceState sequence = entry.value;
-        if (sequence.getStatus() == SequenceStatus.FINISHED) {
+        // Finished sequences, and tokens held for a decision that never came, leave after the retention.
+        if (sequence.getStatus() == SequenceStatus.FINISHED || sequence.getStatus() == SequenceStatus.PENDING) {
           if (nowMs - sequence.getLastProgressMs() > retentionMs) {
             sequences.delete(entry.key);
           }

@@ -8,8 +8,8 @@ import java.time.Duration;
  * The stall rules of one streaming sequence (DESIGN section 6), checked on a wall-clock
  * schedule: three checks in a row whose window saw the token rate down more than 40 % against
  * the sequence's own recent rate, or no token within the instance timeout. Before an attempt's
- * first token the whole-stream timeout applies instead, since prefill and queueing legitimately
- * take longer than the gap between two tokens.
+ * first token the whole-stream timeout applies instead, counted from the worker's last
+ * heartbeat, since prefill and queueing legitimately take longer than the gap between two tokens.
  */
 public final class StallDetector {
 
@@ -45,7 +45,10 @@ public final class StallDetector {
     }
     final long silentMs = nowMs - sequence.getLastProgressMs();
     if (sequence.getAttemptTokens() == 0) {
-      return silentMs > streamTimeoutMs ? "no first token within " + streamTimeoutMs + " ms" : null;
+      // Before its first token, an attempt whose worker says it is alive (queued) is not stalled.
+      final long quietMs = nowMs - Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs());
+      return quietMs > streamTimeoutMs ? "no first token and no word from the worker within " + streamTimeoutMs
+          + " ms" : null;
     }
     if (silentMs > instanceTimeoutMs) {
       return "no token within " + instanceTimeoutMs + " ms";

@@ -79,6 +79,13 @@ final class TaskRun implements Runnable, TokenSink {
     nextIndex += tokens.size();
   }
 
+  /** Says the attempt is alive while it has produced no token yet (queued or in prefill). */
+  void heartbeatIfWaiting() {
+    if (firstTokenMs == 0 && !cancelled.get()) {
+      output.tokens(chunk(List.of(), false, null));
+    }
+  }
+
   @Override
   public boolean cancelled() {
     return cancelled.get();

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -44,6 +45,8 @@ import org.slf4j.LoggerFactory;
 public final class Worker implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+  /** How often a task that has produced no token yet tells token-buffer it is alive. */
+  private static final long HEARTBEAT_INTERVAL_MS = 500;
 
   private final String instanceId;
   private final InferenceEngine engine;
@@ -55,6 +58,7 @@ public final class Worker implements AutoCloseable {
   private final String dispatchTopic;
   private final String deadLetterTopic;
   private final ExecutorService runs;
+  private final ScheduledExecutorService heartbeats;
   private final Map<String, TaskRun> active = new ConcurrentHashMap<>();
   private final Thread loop;
   private final List<KafkaClientMetrics> clientMetrics;
@@ -88,6 +92,9 @@ public final class Worker implements AutoCloseable {
         .description("Dispatch and command records this worker could not read, sent to the dead-letter topic")
         .tag("instance", instanceId)
         .register(meters);
+    heartbeats = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "worker-" + instanceId + "-heartbeat"));
+    heartbeats.scheduleAtFixedRate(() -> active.values().forEach(TaskRun::heartbeatIfWaiting),
+        HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS, TimeUnit.MILLISECONDS);
     runs = Executors.newFixedThreadPool(maxConcurrentTasks, r -> new Thread(r, "worker-" + instanceId + "-task"));
     loop = new Thread(this::poll, "worker-" + instanceId);
     loop.start();
@@ -122,12 +129,15 @@ public final class Worker implements AutoCloseable {
 
   private void handle(final ConsumerRecord<byte[], byte[]> record) {
     try {
+      if (record.value() == null) {
+        throw new SerializationException("Record on " + record.topic() + " has no value (a tombstone)");
+      }
       if (record.topic().equals(dispatchTopic)) {
         start(tasks.deserialize(record.topic(), record.value()));
       } else {
         command(commands.deserialize(record.topic(), record.value()));
       }
-    } catch (final SerializationException | NullPointerException e) {
+    } catch (final SerializationException e) {
       LOG.warn("Dead-lettering record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());
       deadLetters.send(DeadLetters.of(deadLetterTopic, record, e));
       deadLettered.increment();
@@ -175,6 +185,7 @@ public final class Worker implements AutoCloseable {
   public void close() {
     running = false;
     consumer.wakeup();
+    heartbeats.shutdownNow();
     active.values().forEach(TaskRun::cancel);
     runs.shutdown();
     try {

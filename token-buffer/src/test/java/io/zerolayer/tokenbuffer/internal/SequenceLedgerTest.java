@@ -38,6 +38,17 @@ class SequenceLedgerTest {
   }
 
   @Test
+  void shouldTakeAnEmptyChunkAsTheWorkersHeartbeat() {
+    final SequenceState decided = SequenceLedger.decide(null, decision(1, RoutingOutcome.DIRECT), NOW).state();
+
+    final Step step = SequenceLedger.accept(decided, chunk(1, 0), NOW + 500);
+
+    assertThat(step.verdict()).isEqualTo(Verdict.HEARTBEAT);
+    assertThat(step.response()).isNull();
+    assertThat(step.state().getLastHeartbeatMs()).isEqualTo(NOW + 500);
+  }
+
+  @Test
   void shouldRefuseAChunkThatLeavesAGap() {
     final SequenceState decided = SequenceLedger.decide(null, decision(1, RoutingOutcome.DIRECT), NOW).state();
 

@@ -31,7 +31,17 @@ class StallDetectorTest {
     waiting.setAttemptTokens(0);
 
     assertThat(detector.check(waiting, window, 3_900)).isNull();
-    assertThat(detector.check(waiting, window, 4_001)).isEqualTo("no first token within 3000 ms");
+    assertThat(detector.check(waiting, window, 4_001)).startsWith("no first token and no word from the worker");
+  }
+
+  @Test
+  void shouldNotStallAQueuedAttemptWhoseWorkerSaysItIsAlive() {
+    final SequenceState queued = streaming(0, 0.0, 1_000);
+    queued.setAttemptTokens(0);
+    queued.setLastHeartbeatMs(3_500);
+
+    assertThat(detector.check(queued, window, 6_000)).isNull();
+    assertThat(detector.check(queued, window, 6_501)).isNotNull();
   }
 
   @Test

@@ -82,7 +82,6 @@ public final class KafkaBroker implements AutoCloseable {
     return process.logFile();
   }
 
-  /** Stops the broker cleanly (SIGTERM, then SIGKILL after 15 s) and waits until it is gone. */
   /**
    * The caller stops the broker itself, after whatever uses it; no shutdown hook of its own races
    * that order. It still ends with this JVM, through ParentGuard.
@@ -91,6 +90,7 @@ public final class KafkaBroker implements AutoCloseable {
     process.stopOnlyWhenAsked();
   }
 
+  /** Stops the broker cleanly (SIGTERM, then SIGKILL after 15 s) and waits until it is gone. */
   @Override
   public void close() {
     process.stop();

@@ -80,7 +80,6 @@ public final class SchemaRegistryProcess implements AutoCloseable {
     return process.logFile();
   }
 
-  /** Stops the registry (SIGTERM, then SIGKILL after 15 s) and waits until it is gone. */
   /**
    * The caller stops the registry itself, after whatever uses it; no shutdown hook of its own races
    * that order. It still ends with this JVM, through ParentGuard.
@@ -89,6 +88,7 @@ public final class SchemaRegistryProcess implements AutoCloseable {
     process.stopOnlyWhenAsked();
   }
 
+  /** Stops the registry (SIGTERM, then SIGKILL after 15 s) and waits until it is gone. */
   @Override
   public void close() {
     process.stop();

@@ -17,8 +17,12 @@ import io.zerolayer.tokenbuffer.TokenBufferApp;
 import io.zerolayer.tokenbuffer.TokenBufferConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * heatmap-streams, token-buffer and one router in this JVM, for the quick start and the
@@ -28,6 +32,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class Pipeline implements AutoCloseable {
 
+  private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
   private static final Duration STARTUP = Duration.ofSeconds(90);
 
   private final StreamsApp heatmap;
@@ -54,33 +59,47 @@ public final class Pipeline implements AutoCloseable {
       final TenantDirectory tenants) throws InterruptedException, TimeoutException {
     requireNonNull(cluster, "cluster");
     final String prefix = cluster.catalogue().prefix();
-    final StreamsApp heatmap = HeatmapApp.start(cluster, new HeatmapConfig(Map.of(
-        HeatmapConfig.APPLICATION_ID, prefix + "zerolayer-heatmap",
-        HeatmapConfig.STATE_DIR, stateDir.resolve("heatmap").toString(),
-        HeatmapConfig.HTTP_PORT, defaultPorts ? 8083 : 0)), "127.0.0.1");
-    final StreamsApp tokenBuffer = TokenBufferApp.start(cluster, new TokenBufferConfig(Map.of(
-        TokenBufferConfig.APPLICATION_ID, prefix + "zerolayer-token-buffer",
-        TokenBufferConfig.STATE_DIR, stateDir.resolve("token-buffer").toString(),
-        TokenBufferConfig.HTTP_PORT, defaultPorts ? 8084 : 0)), "127.0.0.1");
-    final RouterConfig routerConfig = new RouterConfig(Map.of(
-        RouterConfig.ROUTER_ID, prefix + "router-1",
-        RouterConfig.GROUP_ID, prefix + "zerolayer-router"));
-    final MetricsServer routerServer = new MetricsServer("router", http -> { })
-        .start("127.0.0.1", defaultPorts ? routerConfig.httpPort() : 0);
-    final Router router = new Router(cluster, routerConfig, new LatencyAwarePolicy(), tenants,
-        routerServer.registry());
-    final Pipeline pipeline = new Pipeline(heatmap, tokenBuffer, routerServer, router);
+    final Deque<AutoCloseable> started = new ArrayDeque<>();
     try {
+      final StreamsApp heatmap = push(started, HeatmapApp.start(cluster, new HeatmapConfig(Map.of(
+          HeatmapConfig.APPLICATION_ID, prefix + "zerolayer-heatmap",
+          HeatmapConfig.STATE_DIR, stateDir.resolve("heatmap").toString(),
+          HeatmapConfig.HTTP_PORT, defaultPorts ? 8083 : 0)), "127.0.0.1"));
+      final StreamsApp tokenBuffer = push(started, TokenBufferApp.start(cluster, new TokenBufferConfig(Map.of(
+          TokenBufferConfig.APPLICATION_ID, prefix + "zerolayer-token-buffer",
+          TokenBufferConfig.STATE_DIR, stateDir.resolve("token-buffer").toString(),
+          TokenBufferConfig.HTTP_PORT, defaultPorts ? 8084 : 0)), "127.0.0.1"));
+      final RouterConfig routerConfig = new RouterConfig(Map.of(
+          RouterConfig.ROUTER_ID, prefix + "router-1",
+          RouterConfig.GROUP_ID, prefix + "zerolayer-router"));
+      final MetricsServer routerServer = push(started, new MetricsServer("router", http -> { })
+          .start("127.0.0.1", defaultPorts ? routerConfig.httpPort() : 0));
+      final Router router = push(started, new Router(cluster, routerConfig, new LatencyAwarePolicy(), tenants,
+          routerServer.registry()));
       heatmap.awaitRunning(STARTUP);
       tokenBuffer.awaitRunning(STARTUP);
       if (!router.awaitStarted(STARTUP)) {
         throw new TimeoutException("Router did not read the heatmap to its end within " + STARTUP);
       }
+      return new Pipeline(heatmap, tokenBuffer, routerServer, router);
     } catch (final InterruptedException | TimeoutException | RuntimeException e) {
-      pipeline.close();
+      // Close what did start, newest first, so a failed start leaves no thread or port behind.
+      started.forEach(Pipeline::closeQuietly);
       throw e;
     }
-    return pipeline;
+  }
+
+  private static <T extends AutoCloseable> T push(final Deque<AutoCloseable> started, final T piece) {
+    started.push(piece);
+    return piece;
+  }
+
+  private static void closeQuietly(final AutoCloseable piece) {
+    try {
+      piece.close();
+    } catch (final Exception e) {
+      LOG.warn("Closing {} after a failed start failed too", piece, e);
+    }
   }
 
   /** The router's current heatmap snapshot. */

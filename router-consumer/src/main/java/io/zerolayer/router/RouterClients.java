@@ -1,0 +1,53 @@
+package io.zerolayer.router;
+
+import io.zerolayer.runtime.ClusterSettings;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+
+/** How a router's consumer and transactional producer are set up, and what a poll commits. */
+final class RouterClients {
+
+  private RouterClients() {
+  }
+
+  static Map<String, Object> consumerProps(final ClusterSettings cluster, final RouterConfig config) {
+    final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+    // A router that dies hands its partitions to the others after this, not after the 45 s default.
+    props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, config.sessionTimeoutMs());
+    return props;
+  }
+
+  static Map<String, Object> producerProps(final ClusterSettings cluster, final String routerId,
+      final RouterConfig config) {
+    final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+    // The transaction of a router that died is aborted after this; until then the router that
+    // takes over its partitions waits to read their committed offsets.
+    props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, config.transactionTimeoutMs());
+    props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "zerolayer-" + routerId);
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+    return props;
+  }
+
+  static Map<TopicPartition, OffsetAndMetadata> nextOffsets(final ConsumerRecords<byte[], byte[]> records) {
+    final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    for (final TopicPartition partition : records.partitions()) {
+      final List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
+      offsets.put(partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
+    }
+    return offsets;
+  }
+
+}
