@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -90,7 +91,8 @@ public final class Router implements AutoCloseable {
     final RecordWriter writer = new RecordWriter(cluster.catalogue(), serdes);
     final RouterMeters meters = new RouterMeters(registry);
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
-        new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars()), tenants, decider),
+        new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars(),
+            internalTopics(cluster)), tenants, decider),
         heatmap, records, writer, meters);
     lookup = new RequestLookup(cluster, serdes);
     stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, decider, heatmap, records, writer, meters);
@@ -101,6 +103,12 @@ public final class Router implements AutoCloseable {
     stallTopic = cluster.catalogue().name(Topics.STALLS);
     loop = new Thread(this::run, routerId);
     loop.start();
+  }
+
+  /** The catalogue's topics but the response topic: no client may have its replies written there. */
+  private static Set<String> internalTopics(final ClusterSettings cluster) {
+    return Topics.ALL.stream().filter(t -> t != Topics.RESPONSES).map(cluster.catalogue()::name)
+        .collect(Collectors.toSet());
   }
 
   /** Waits until the router takes requests (its heatmap view is ready). */

@@ -8,7 +8,6 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 
 /** The settings every Zerolayer Kafka Streams app shares, chosen on purpose. */
@@ -33,8 +32,8 @@ public final class StreamsSettings {
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, deadLetterTopic);
     // Bad input: a record that cannot be read goes to the dead-letter topic with the reason, and
-    // the app goes on.
-    props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+    // the app goes on; a record unreadable only because the registry is down is read again.
+    props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, RetryOnRegistryOutage.class);
     // A failure while processing or writing (a registry that does not answer, a record too large)
     // is not bad input. Skipping the record would keep the store changes made before the failure
     // and lose the output, so the task fails instead: the transaction aborts, the thread is

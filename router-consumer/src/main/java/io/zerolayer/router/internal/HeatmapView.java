@@ -2,6 +2,7 @@ package io.zerolayer.router.internal;
 
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.serde.SchemaRegistryUnavailableException;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.runtime.ClusterSettings;
@@ -119,25 +120,40 @@ public final class HeatmapView implements AutoCloseable {
     }
     final Heatmap before = current.get();
     final Map<String, InstanceScore> next = new HashMap<>(before.rows());
-    for (final ConsumerRecord<byte[], byte[]> record : records) {
-      if (record.key() == null) {
-        continue;
-      }
-      final String instanceId = new String(record.key(), StandardCharsets.UTF_8);
-      try {
-        final InstanceScore row = rows.deserialize(record.topic(), record.value());
-        if (row == null) {
-          next.remove(instanceId);
-        } else {
-          next.put(instanceId, row);
+    for (final TopicPartition partition : records.partitions()) {
+      for (final ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
+        if (!apply(record, next)) {
+          consumer.seek(partition, record.offset());
+          break;
         }
-      } catch (final SerializationException e) {
-        LOG.warn("Dead-lettering heatmap row {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
-            e.getMessage());
-        deadLetters.send(DeadLetters.of(deadLetterTopic, record, e));
       }
     }
     current.set(new Heatmap(next, before.version() + 1));
+  }
+
+  /** Applies one row; false when the registry is down and the row must be read again. */
+  private boolean apply(final ConsumerRecord<byte[], byte[]> record, final Map<String, InstanceScore> next) {
+    if (record.key() == null) {
+      return true;
+    }
+    final String instanceId = new String(record.key(), StandardCharsets.UTF_8);
+    try {
+      final InstanceScore row = rows.deserialize(record.topic(), record.value());
+      if (row == null) {
+        next.remove(instanceId);
+      } else {
+        next.put(instanceId, row);
+      }
+    } catch (final SchemaRegistryUnavailableException e) {
+      LOG.warn("Schema registry unavailable; reading heatmap row {}-{}@{} again", record.topic(), record.partition(),
+          record.offset());
+      return false;
+    } catch (final SerializationException e) {
+      LOG.warn("Dead-lettering heatmap row {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
+          e.getMessage());
+      deadLetters.send(DeadLetters.of(deadLetterTopic, record, e));
+    }
+    return true;
   }
 
   @Override

@@ -3,6 +3,8 @@ package io.zerolayer.router.internal;
 import io.zerolayer.contract.avro.ChatMessage;
 import io.zerolayer.contract.avro.InferenceRequest;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Stage 0: whether a request can be served at all. A reason is written for the person who
@@ -10,12 +12,19 @@ import java.util.Optional;
  */
 public final class RequestValidator {
 
+  private static final Pattern TOPIC_NAME = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
   private final int maxOutputTokens;
   private final int maxPromptChars;
+  private final Set<String> internalTopics;
 
-  public RequestValidator(final int maxOutputTokens, final int maxPromptChars) {
+  /**
+   * @param internalTopics topics a reply may never be written to (the pipeline's own)
+   */
+  public RequestValidator(final int maxOutputTokens, final int maxPromptChars, final Set<String> internalTopics) {
     this.maxOutputTokens = maxOutputTokens;
     this.maxPromptChars = maxPromptChars;
+    this.internalTopics = Set.copyOf(internalTopics);
   }
 
   /** Why the request must be rejected, or empty when it may be routed. */
@@ -41,6 +50,21 @@ public final class RequestValidator {
     if (promptChars > maxPromptChars) {
       return Optional.of("the prompt has " + promptChars + " characters, more than the limit of " + maxPromptChars
           + ": shorten it");
+    }
+    return replyTopicProblem(request.getReplyTopic());
+  }
+
+  private Optional<String> replyTopicProblem(final String replyTopic) {
+    if (replyTopic == null) {
+      return Optional.empty();
+    }
+    if (!TOPIC_NAME.matcher(replyTopic).matches()) {
+      return Optional.of("replyTopic '" + replyTopic + "' is not a valid topic name: use letters, digits, '.', '_'"
+          + " and '-'");
+    }
+    if (internalTopics.contains(replyTopic)) {
+      return Optional.of("replyTopic '" + replyTopic + "' is one of the pipeline's own topics: name a topic of"
+          + " yours, or none to read the response topic");
     }
     return Optional.empty();
   }

@@ -15,6 +15,7 @@ import io.zerolayer.router.tenant.Tenant;
 import io.zerolayer.router.tenant.TenantDirectory;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -63,7 +64,7 @@ public class SelectionBenchmark {
     }
     heatmap = new Heatmap(rows, 1);
     decider = new Decider(new LatencyAwarePolicy(), 1000);
-    requestDecider = new RequestDecider(new RequestValidator(4096, 200_000),
+    requestDecider = new RequestDecider(new RequestValidator(4096, 200_000, Set.of()),
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), decider);
     profile = new RequestProfile("s", 180, 256);
     request = InferenceRequest.newBuilder().setSequenceId("s").setTenantId("acme").setApiKey("key")

@@ -11,6 +11,7 @@ import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.tenant.Tenant;
 import io.zerolayer.router.tenant.TenantDirectory;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class RequestDeciderTest {
@@ -18,7 +19,7 @@ class RequestDeciderTest {
   private static final long MS = 1_000_000L;
 
   private final Heatmap fleet = heatmap(row("gpu-1", 1.0, 0));
-  private final RequestDecider decider = new RequestDecider(new RequestValidator(4096, 10_000),
+  private final RequestDecider decider = new RequestDecider(new RequestValidator(4096, 10_000, Set.of()),
       TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1))),
       new Decider(new LatencyAwarePolicy(), 1000));
 

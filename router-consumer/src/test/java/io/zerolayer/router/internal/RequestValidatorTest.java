@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zerolayer.contract.avro.ChatMessage;
 import io.zerolayer.contract.avro.InferenceRequest;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class RequestValidatorTest {
 
-  private final RequestValidator validator = new RequestValidator(1024, 100);
+  private final RequestValidator validator = new RequestValidator(1024, 100, Set.of("inference.dispatch.v1"));
 
   @Test
   void shouldAcceptAWellFormedRequest() {
@@ -53,6 +54,15 @@ class RequestValidatorTest {
   void shouldRejectAPromptOverTheSizeLimit() {
     assertThat(validator.rejection("seq-1", request().setPrompt("x".repeat(101)).build())).hasValueSatisfying(
         reason -> assertThat(reason).contains("101 characters"));
+  }
+
+  @Test
+  void shouldRejectAReplyTopicThatIsThePipelinesOwnOrNotATopicName() {
+    assertThat(validator.rejection("seq-1", request().setReplyTopic("inference.dispatch.v1").build()))
+        .hasValueSatisfying(reason -> assertThat(reason).contains("one of the pipeline's own topics"));
+    assertThat(validator.rejection("seq-1", request().setReplyTopic("my replies").build()))
+        .hasValueSatisfying(reason -> assertThat(reason).contains("not a valid topic name"));
+    assertThat(validator.rejection("seq-1", request().setReplyTopic("client-7.replies").build())).isEmpty();
   }
 
   private static InferenceRequest.Builder request() {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.serde.SchemaRegistryUnavailableException;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
@@ -127,6 +128,11 @@ public final class InferenceClient implements AutoCloseable {
         deliver(record.value());
       }
     } catch (final RecordDeserializationException e) {
+      if (SchemaRegistryUnavailableException.causedBy(e)) {
+        // The record is fine; the registry is down. Read it again on the next poll.
+        consumer.seek(e.topicPartition(), e.offset());
+        return;
+      }
       LOG.warn("Skipping an unreadable response record at {}@{}: {}", e.topicPartition(), e.offset(), e.getMessage());
       consumer.seek(e.topicPartition(), e.offset() + 1);
     }

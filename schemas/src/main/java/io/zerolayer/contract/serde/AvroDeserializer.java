@@ -58,6 +58,9 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
     try {
       writerSchema = registry.schemaById(id);
     } catch (final SchemaRegistryException e) {
+      if (SchemaRegistryUnavailableException.isTransient(e)) {
+        throw new SchemaRegistryUnavailableException("Cannot read a record on " + topic + " now: " + e.getMessage(), e);
+      }
       throw new SerializationException("Record on " + topic + " names schema id " + id
           + " that the registry cannot give: " + e.getMessage(), e);
     }

@@ -54,6 +54,9 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
     try {
       id = autoRegister ? registry.register(subject, record.getSchema()) : registry.idOf(subject, record.getSchema());
     } catch (final SchemaRegistryException e) {
+      if (SchemaRegistryUnavailableException.isTransient(e)) {
+        throw new SchemaRegistryUnavailableException("Cannot write a record to " + topic + " now: " + e.getMessage(), e);
+      }
       throw new SerializationException("Cannot get a schema id for subject " + subject + ": " + e.getMessage(), e);
     }
     final ByteArrayOutputStream out = new ByteArrayOutputStream(64);

@@ -91,6 +91,43 @@ class AvroSerdeTest {
     assertThat(read.getType()).isEqualTo(CommandType.PRE_WARM);
   }
 
+  @Test
+  void shouldTellARegistryOutageFromABadRecord() {
+    final byte[] bytes = commands.serializer().serialize(TOPIC, command());
+    final AvroDeserializer<InstanceCommand> reader = new AvroDeserializer<>(new DownRegistry(), InstanceCommand.class);
+
+    assertThatThrownBy(() -> reader.deserialize(TOPIC, bytes))
+        .isInstanceOf(SchemaRegistryUnavailableException.class)
+        .isNotInstanceOf(SerializationException.class);
+  }
+
+  /** A registry that answers every call with HTTP 503. */
+  private static final class DownRegistry implements SchemaRegistryClient {
+    @Override
+    public int register(final String subject, final Schema schema) {
+      throw new SchemaRegistryException(503, "unavailable");
+    }
+
+    @Override
+    public int idOf(final String subject, final Schema schema) {
+      throw new SchemaRegistryException(503, "unavailable");
+    }
+
+    @Override
+    public Schema schemaById(final int id) {
+      throw new SchemaRegistryException(503, "unavailable");
+    }
+
+    @Override
+    public void setCompatibility(final String subject, final String level) {
+      throw new SchemaRegistryException(503, "unavailable");
+    }
+
+    @Override
+    public void close() {
+    }
+  }
+
   private static Schema withField(final String field) {
     final String base = InstanceCommand.getClassSchema().toString();
     final int end = base.lastIndexOf(']');

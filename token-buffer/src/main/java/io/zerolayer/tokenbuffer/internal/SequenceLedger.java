@@ -7,6 +7,7 @@ import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
 import io.zerolayer.contract.avro.TokenChunk;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -28,11 +29,22 @@ public final class SequenceLedger {
   public record Step(SequenceState state, ResponseChunk response, Verdict verdict) {
   }
 
+  /** Chunks of a newer attempt held at most before its decision arrives. */
+  static final int MAX_AHEAD = 256;
+
   private SequenceLedger() {
   }
 
   /** Applies a routing decision; a decision of an older epoch changes nothing. */
   public static Step decide(final SequenceState current, final RoutingDecision decision, final long nowMs) {
+    if (current != null && current.getStatus() == SequenceStatus.FINISHED) {
+      if (sameRequest(current, decision)) {
+        // A cut-over decided while the attempt was finishing: the client already has everything.
+        return new Step(null, null, Verdict.FINISHED);
+      }
+      // The sequence id was used again by a new request: it starts afresh.
+      return decide(null, decision, nowMs);
+    }
     if (current != null && current.getOutcome() != null && decision.getEpoch() <= current.getEpoch()) {
       return new Step(null, null, Verdict.STALE_EPOCH);
     }
@@ -61,14 +73,39 @@ public final class SequenceLedger {
       next.setFinishReason(decision.getOutcome().name().toLowerCase());
       return new Step(next, refusal(next, decision, nowMs), Verdict.ACCEPTED);
     }
+    ResponseChunk response = null;
     if (keepHeld && !current.getTokens().isEmpty()) {
       final boolean done = current.getFinishReason() != null;
       if (done) {
         next.setStatus(SequenceStatus.FINISHED);
       }
-      return new Step(next, chunk(next, 0, current.getTokens(), done, nowMs), Verdict.ACCEPTED);
+      response = chunk(next, 0, current.getTokens(), done, nowMs);
     }
-    return new Step(next, null, Verdict.ACCEPTED);
+    return replayAhead(next, current == null ? List.of() : current.getAhead(), response, nowMs);
+  }
+
+  /** Accepts the chunks that came ahead of this decision, as if they arrived now. */
+  private static Step replayAhead(final SequenceState decided, final List<TokenChunk> ahead,
+      final ResponseChunk heldResponse, final long nowMs) {
+    SequenceState state = decided;
+    state.setAhead(ahead.stream().filter(c -> c.getEpoch() > decided.getEpoch()).toList());
+    ResponseChunk response = heldResponse;
+    for (final TokenChunk chunk : ahead.stream().filter(c -> c.getEpoch() == decided.getEpoch())
+        .sorted(Comparator.comparingInt(TokenChunk::getStartIndex)).toList()) {
+      final Step step = accept(state, chunk, nowMs);
+      state = step.state() == null ? state : step.state();
+      response = merge(response, step.response());
+    }
+    return new Step(state, response, Verdict.ACCEPTED);
+  }
+
+  private static ResponseChunk merge(final ResponseChunk earlier, final ResponseChunk later) {
+    if (earlier == null || later == null) {
+      return earlier == null ? later : earlier;
+    }
+    final List<String> tokens = new ArrayList<>(earlier.getTokens());
+    tokens.addAll(later.getTokens());
+    return ResponseChunk.newBuilder(later).setStartIndex(earlier.getStartIndex()).setTokens(tokens).build();
   }
 
   /** Accepts what is new in a worker's chunk, if it belongs to the current attempt. */
@@ -78,6 +115,12 @@ public final class SequenceLedger {
     }
     if (current.getStatus() == SequenceStatus.FINISHED) {
       return new Step(null, null, Verdict.FINISHED);
+    }
+    if (chunk.getEpoch() > current.getEpoch() && current.getAhead().size() < MAX_AHEAD) {
+      // A backup's chunk can be read before the cut-over decision that made it the owner.
+      final List<TokenChunk> ahead = new ArrayList<>(current.getAhead());
+      ahead.add(chunk);
+      return new Step(SequenceState.newBuilder(current).setAhead(ahead).build(), null, Verdict.HELD);
     }
     if (chunk.getEpoch() != current.getEpoch()) {
       return new Step(null, null, Verdict.STALE_EPOCH);
@@ -115,6 +158,11 @@ public final class SequenceLedger {
       return new Step(next, null, Verdict.HELD);
     }
     return new Step(next, chunk(next, have, fresh, chunk.getLast(), nowMs), Verdict.ACCEPTED);
+  }
+
+  private static boolean sameRequest(final SequenceState state, final RoutingDecision decision) {
+    return state.getRequestOffset() == decision.getRequestOffset()
+        && state.getRequestPartition() == decision.getRequestPartition();
   }
 
   private static boolean decided(final SequenceState state) {

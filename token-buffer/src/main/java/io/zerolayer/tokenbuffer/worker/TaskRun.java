@@ -23,6 +23,7 @@ final class TaskRun implements Runnable, TokenSink {
   private final InferenceEngine engine;
   private final WorkerOutput output;
   private final AtomicBoolean cancelled = new AtomicBoolean();
+  private final AtomicBoolean sendFailed = new AtomicBoolean();
   private final long startedMs;
   private int nextIndex;
   private long firstTokenMs;
@@ -49,7 +50,9 @@ final class TaskRun implements Runnable, TokenSink {
     String finishReason;
     try {
       finishReason = engine.generate(task, this);
-      if (cancelled.get()) {
+      if (sendFailed.get()) {
+        outcome = CompletionOutcome.FAILED;
+      } else if (cancelled.get()) {
         outcome = CompletionOutcome.CANCELLED;
       }
     } catch (final InterruptedException e) {
@@ -62,7 +65,7 @@ final class TaskRun implements Runnable, TokenSink {
       finishReason = "error";
     }
     if (outcome == CompletionOutcome.FINISHED) {
-      output.tokens(chunk(List.of(), true, finishReason));
+      output.tokens(chunk(List.of(), true, finishReason), this::failed);
     }
     output.completion(completion(outcome));
   }
@@ -75,15 +78,23 @@ final class TaskRun implements Runnable, TokenSink {
     if (firstTokenMs == 0) {
       firstTokenMs = System.currentTimeMillis();
     }
-    output.tokens(chunk(tokens, false, null));
+    output.tokens(chunk(tokens, false, null), this::failed);
     nextIndex += tokens.size();
   }
 
   /** Says the attempt is alive while it has produced no token yet (queued or in prefill). */
   void heartbeatIfWaiting() {
     if (firstTokenMs == 0 && !cancelled.get()) {
-      output.tokens(chunk(List.of(), false, null));
+      output.tokens(chunk(List.of(), false, null), this::failed);
     }
+  }
+
+  /** A chunk could not be sent: stop, so the stall rules hand the sequence to a backup. */
+  private void failed(final Exception error) {
+    LOG.warn("Stopping {} (epoch {}): a token chunk could not be sent: {}", task.getSequenceId(), task.getEpoch(),
+        error.toString());
+    sendFailed.set(true);
+    cancelled.set(true);
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.zerolayer.contract.avro.CommandType;
 import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.serde.SchemaRegistryUnavailableException;
 import io.zerolayer.contract.topic.Partitions;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
@@ -47,6 +48,7 @@ public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
   /** How often a task that has produced no token yet tells token-buffer it is alive. */
   private static final long HEARTBEAT_INTERVAL_MS = 500;
+  private static final long RETRY_BACKOFF_MS = 500;
 
   private final String instanceId;
   private final InferenceEngine engine;
@@ -114,16 +116,37 @@ public final class Worker implements AutoCloseable {
       while (running) {
         final var records = consumer.poll(Duration.ofMillis(100));
         for (final ConsumerRecord<byte[], byte[]> record : records) {
-          handle(record);
+          if (!handled(record)) {
+            break;
+          }
         }
         if (!records.isEmpty()) {
           consumer.commitSync();
         }
       }
-    } catch (final WakeupException e) {
+    } catch (final WakeupException | InterruptedException e) {
       // closing
+    } catch (final RuntimeException e) {
+      LOG.error("Worker {} stopped reading its tasks: {}", instanceId, e.toString(), e);
     } finally {
       consumer.close();
+    }
+  }
+
+  /**
+   * Handles one record; false when the registry is down, after rewinding to the record so that
+   * the next poll reads it again.
+   */
+  private boolean handled(final ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
+    try {
+      handle(record);
+      return true;
+    } catch (final SchemaRegistryUnavailableException e) {
+      LOG.warn("Schema registry unavailable; reading {}-{}@{} again shortly", record.topic(), record.partition(),
+          record.offset());
+      consumer.seek(new TopicPartition(record.topic(), record.partition()), record.offset());
+      TimeUnit.MILLISECONDS.sleep(RETRY_BACKOFF_MS);
+      return false;
     }
   }
 

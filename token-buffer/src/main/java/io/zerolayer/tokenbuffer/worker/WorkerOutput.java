@@ -8,6 +8,7 @@ import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -45,8 +46,17 @@ final class WorkerOutput implements AutoCloseable {
     completionTopic = cluster.catalogue().name(Topics.COMPLETIONS);
   }
 
-  void tokens(final TokenChunk chunk) {
-    tokens.send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), report);
+  /**
+   * Sends a chunk; {@code failed} hears of a send that failed for good, after which every later
+   * chunk of the attempt would be refused as a gap.
+   */
+  void tokens(final TokenChunk chunk, final Consumer<Exception> failed) {
+    tokens.send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), (metadata, error) -> {
+      report.onCompletion(metadata, error);
+      if (error != null) {
+        failed.accept(error);
+      }
+    });
   }
 
   void completion(final Completion completion) {

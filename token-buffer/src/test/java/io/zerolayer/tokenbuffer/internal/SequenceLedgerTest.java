@@ -67,6 +67,27 @@ class SequenceLedgerTest {
   }
 
   @Test
+  void shouldHoldABackupsChunksThatArriveBeforeTheCutOverAndReplayThemWithIt() {
+    final SequenceState first = SequenceLedger.decide(null, decision(1, RoutingOutcome.DIRECT), NOW).state();
+    final SequenceState two = SequenceLedger.accept(first, chunk(1, 0, "a", "b"), NOW).state();
+    final TokenChunk backup = chunk(2, 2, "c", "d");
+    backup.setInstanceId("gpu-2");
+
+    final Step early = SequenceLedger.accept(two, backup, NOW);
+    assertThat(early.verdict()).isEqualTo(Verdict.HELD);
+    assertThat(early.response()).isNull();
+
+    final RoutingDecision cutover = decision(2, RoutingOutcome.CUTOVER);
+    cutover.setInstanceId("gpu-2");
+    final Step decided = SequenceLedger.decide(early.state(), cutover, NOW);
+
+    assertThat(decided.response().getStartIndex()).isEqualTo(2);
+    assertThat(decided.response().getTokens()).containsExactly("c", "d");
+    assertThat(decided.state().getTokens()).containsExactly("a", "b", "c", "d");
+    assertThat(decided.state().getAhead()).isEmpty();
+  }
+
+  @Test
   void shouldHoldTokensThatArriveBeforeTheirDecisionAndEmitThemWithIt() {
     final Step held = SequenceLedger.accept(null, chunk(1, 0, "a", "b"), NOW);
     assertThat(held.verdict()).isEqualTo(Verdict.HELD);
@@ -94,6 +115,30 @@ class SequenceLedgerTest {
     assertThat(step.response().getOutputTokens()).isEqualTo(1);
     assertThat(step.state().getStatus()).isEqualTo(SequenceStatus.FINISHED);
     assertThat(SequenceLedger.accept(step.state(), chunk(1, 1, "late"), NOW).verdict()).isEqualTo(Verdict.FINISHED);
+  }
+
+  @Test
+  void shouldIgnoreACutOverDecidedWhileTheAttemptWasFinishing() {
+    final SequenceState decided = SequenceLedger.decide(null, decision(1, RoutingOutcome.DIRECT), NOW).state();
+    final TokenChunk last = chunk(1, 0, "a");
+    last.setLast(true);
+    final SequenceState finished = SequenceLedger.accept(decided, last, NOW).state();
+
+    final Step late = SequenceLedger.decide(finished, decision(2, RoutingOutcome.CUTOVER), NOW);
+
+    assertThat(late.verdict()).isEqualTo(Verdict.FINISHED);
+    assertThat(late.response()).isNull();
+  }
+
+  @Test
+  void shouldStartAfreshWhenANewRequestReusesAFinishedSequenceId() {
+    final SequenceState throttled = SequenceLedger.decide(null, decision(0, RoutingOutcome.THROTTLED), NOW).state();
+    final RoutingDecision again = decision(0, RoutingOutcome.THROTTLED);
+    again.setRequestOffset(99);
+
+    final Step step = SequenceLedger.decide(throttled, again, NOW);
+
+    assertThat(step.response().getOutcome()).isEqualTo(RoutingOutcome.THROTTLED);
   }
 
   @Test
