@@ -95,7 +95,10 @@ class DeadLetterIT {
             .setSubmittedAtMs(System.currentTimeMillis()).build()));
       }
       for (final CompletableFuture<Response> answer : answers) {
-        assertThat(answer.get(60, TimeUnit.SECONDS).outcome()).isIn(RoutingOutcome.DIRECT, RoutingOutcome.CUTOVER);
+        final Response response = answer.get(60, TimeUnit.SECONDS);
+        assertThat(response.outcome()).as("outcome (reason: %s)", response.last().getReason())
+            .isIn(RoutingOutcome.DIRECT, RoutingOutcome.CUTOVER);
+        assertThat(response.tokens()).isNotEmpty();
       }
     }
   }

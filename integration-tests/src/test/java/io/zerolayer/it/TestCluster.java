@@ -1,10 +1,12 @@
 package io.zerolayer.it;
 
+import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.deploy.local.SchemaRegistryProcess;
 import io.zerolayer.deploy.local.WorkDirs;
 import io.zerolayer.deploy.stack.LocalCluster;
 import io.zerolayer.deploy.topics.ProvisioningProfile;
+import io.zerolayer.deploy.topics.SchemaProvisioner;
 import io.zerolayer.deploy.topics.TopicProvisioner;
 import io.zerolayer.runtime.ClusterSettings;
 import java.io.IOException;
@@ -49,11 +51,14 @@ public final class TestCluster implements BeforeAllCallback, ParameterResolver {
       this.workDir = workDir;
     }
 
-    /** A fresh catalogue with its topics created and ready. */
+    /** A fresh catalogue with its topics created and ready, and its value schemas registered. */
     public TopicCatalogue newCatalogue() {
       final TopicCatalogue catalogue = new TopicCatalogue("it" + catalogues.incrementAndGet() + "-");
       try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
         new TopicProvisioner(admin, catalogue, ProvisioningProfile.LOCAL).provision();
+      }
+      try (ContractSerdes serdes = new ContractSerdes(settings(catalogue).serdes())) {
+        new SchemaProvisioner(serdes.registry(), catalogue).register();
       }
       return catalogue;
     }

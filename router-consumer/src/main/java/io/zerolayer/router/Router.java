@@ -154,8 +154,12 @@ public final class Router implements AutoCloseable {
     } catch (final WakeupException | InterruptedException e) {
       // closing
     } catch (final RuntimeException | Error e) {
-      LOG.error("Router {} stopped: {}; restart its process", loop.getName(), e.toString(), e);
-      failure.complete(e);
+      if (running) {
+        LOG.error("Router {} stopped: {}; restart its process", loop.getName(), e.toString(), e);
+        failure.complete(e);
+      } else {
+        LOG.debug("Router {} interrupted while closing: {}", loop.getName(), e.toString());
+      }
     } finally {
       consumer.close();
     }

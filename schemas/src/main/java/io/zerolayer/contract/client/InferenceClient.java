@@ -21,6 +21,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -87,12 +88,17 @@ public final class InferenceClient implements AutoCloseable {
     }
     final Pending entry = new Pending(request.getSequenceId());
     pending.put(request.getSequenceId(), entry);
-    producer.send(new ProducerRecord<>(requestTopic, request.getSequenceId(), request), (metadata, error) -> {
-      if (error != null) {
-        pending.remove(request.getSequenceId());
-        entry.future.completeExceptionally(error);
-      }
-    });
+    try {
+      producer.send(new ProducerRecord<>(requestTopic, request.getSequenceId(), request), (metadata, error) -> {
+        if (error != null) {
+          pending.remove(request.getSequenceId());
+          entry.future.completeExceptionally(error);
+        }
+      });
+    } catch (final KafkaException e) {
+      pending.remove(request.getSequenceId());
+      entry.future.completeExceptionally(e);
+    }
     return entry.future;
   }
 

@@ -100,7 +100,9 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   /**
    * Sends a call, again after a growing pause when the registry fails on its side (a real one
    * can, for example when concurrent registrations contend for its store) or is not reachable.
-   * A refusal (4xx) is final.
+   * A conflict (409) is tried once more: Apicurio answers 409 to the loser of two concurrent
+   * first registrations of a subject, and registering is idempotent, so a real incompatibility
+   * is refused again. Any other refusal (4xx) is final.
    */
   private JsonNode send(final String method, final String path, final String body) {
     long backoffMs = FIRST_BACKOFF_MS;
@@ -108,7 +110,7 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
       try {
         return sendOnce(method, path, body);
       } catch (final SchemaRegistryException e) {
-        final boolean transientFailure = e.status() == 0 || e.status() >= 500;
+        final boolean transientFailure = e.status() == 0 || e.status() >= 500 || e.status() == 409 && attempt == 1;
         if (!transientFailure || attempt == ATTEMPTS) {
           throw e;
         }

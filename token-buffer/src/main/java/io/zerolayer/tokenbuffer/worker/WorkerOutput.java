@@ -14,6 +14,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
@@ -51,16 +52,26 @@ final class WorkerOutput implements AutoCloseable {
    * chunk of the attempt would be refused as a gap.
    */
   void tokens(final TokenChunk chunk, final Consumer<Exception> failed) {
-    tokens.send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), (metadata, error) -> {
-      report.onCompletion(metadata, error);
-      if (error != null) {
-        failed.accept(error);
-      }
-    });
+    try {
+      tokens.send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), (metadata, error) -> {
+        report.onCompletion(metadata, error);
+        if (error != null) {
+          failed.accept(error);
+        }
+      });
+    } catch (final KafkaException e) {
+      // Refused before it was sent (serialization, registry): the same as a failed send.
+      failed.accept(e);
+    }
   }
 
   void completion(final Completion completion) {
-    completions.send(new ProducerRecord<>(completionTopic, completion.getInstanceId(), completion), report);
+    try {
+      completions.send(new ProducerRecord<>(completionTopic, completion.getInstanceId(), completion), report);
+    } catch (final KafkaException e) {
+      LOG.warn("Completion of {} (epoch {}) not published: {}", completion.getSequenceId(), completion.getEpoch(),
+          e.toString());
+    }
   }
 
   @Override

@@ -49,7 +49,10 @@ public final class SchemaRegistryProcess implements AutoCloseable {
     final int port = FreePorts.pick(1).get(0);
     final String url = "http://" + FreePorts.HOST + ":" + port + API;
     final JvmSpec spec = new JvmSpec("schema-registry", RegistryJar.mainClass(jar), List.of(), List.of(jar), HEAP,
-        Map.of("quarkus.http.host", FreePorts.HOST, "quarkus.http.port", String.valueOf(port)));
+        Map.of("quarkus.http.host", FreePorts.HOST, "quarkus.http.port", String.valueOf(port),
+            // Concurrent first registrations contend for H2's table locks; wait for them instead
+            // of failing after H2's default of one second.
+            "quarkus.datasource.jdbc.url", "jdbc:h2:mem:registry_db;LOCK_TIMEOUT=30000"));
     final ChildJvm process = ChildJvm.start(spec, workDir);
     try {
       final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();

@@ -2,11 +2,13 @@ package io.zerolayer.deploy.stack;
 
 import static java.util.Objects.requireNonNull;
 
+import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.deploy.local.KafkaBroker;
 import io.zerolayer.deploy.local.SchemaRegistryProcess;
 import io.zerolayer.deploy.topics.ProvisioningProfile;
 import io.zerolayer.deploy.topics.ProvisioningReport;
+import io.zerolayer.deploy.topics.SchemaProvisioner;
 import io.zerolayer.deploy.topics.TopicProvisioner;
 import io.zerolayer.runtime.ClusterSettings;
 import java.nio.file.Path;
@@ -58,11 +60,19 @@ public final class LocalCluster implements AutoCloseable {
     return ClusterSettings.plaintext(broker.bootstrapServers(), registry.url(), catalogue);
   }
 
-  /** Creates the catalogue's topics and waits until every partition answers. */
+  /**
+   * Creates the catalogue's topics, waits until every partition answers, and registers the
+   * topics' value schemas.
+   */
   public ProvisioningReport provision(final TopicCatalogue catalogue) {
+    final ProvisioningReport report;
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-      return new TopicProvisioner(admin, catalogue, ProvisioningProfile.LOCAL).provision();
+      report = new TopicProvisioner(admin, catalogue, ProvisioningProfile.LOCAL).provision();
     }
+    try (ContractSerdes serdes = new ContractSerdes(settings(catalogue).serdes())) {
+      new SchemaProvisioner(serdes.registry(), catalogue).register();
+    }
+    return report;
   }
 
   public String bootstrapServers() {
