@@ -2,6 +2,8 @@ package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.ResponseChunk;
@@ -17,6 +19,10 @@ import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.fleet.TextModel;
 import io.zerolayer.runtime.ClusterSettings;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -67,6 +73,18 @@ class WorkerStallIT {
       assertThat(all).extracting(RoutingDecision::getEpoch).containsExactly(1, 2);
       assertThat(all.get(1).getInstanceId()).isNotEqualTo(owner);
       assertThat(all.get(1).getReason()).contains(owner + " stalled");
+
+      // And token-buffer answers for the sequence: every token, the second epoch, its new owner
+      final HttpClient http = HttpClient.newHttpClient();
+      final JsonNode sequence = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(
+          URI.create(pipeline.tokenBufferUrl() + "/v1/sequences/stalls")).build(),
+          HttpResponse.BodyHandlers.ofString()).body());
+      assertThat(sequence.path("epoch").asInt()).isEqualTo(2);
+      assertThat(sequence.path("owner").asText()).isEqualTo(all.get(1).getInstanceId());
+      assertThat(sequence.path("status").asText()).isEqualTo("FINISHED");
+      assertThat(sequence.path("nextIndex").asInt()).isEqualTo(response.tokens().size());
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(pipeline.tokenBufferUrl() + "/v1/sequences/nope"))
+          .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
     }
   }
 

@@ -7,8 +7,18 @@ import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.runtime.StreamsApp;
 import io.zerolayer.runtime.StreamsSettings;
+import io.zerolayer.tokenbuffer.query.SequenceQueries;
+import io.zerolayer.tokenbuffer.query.SequenceResource;
+import io.zerolayer.tokenbuffer.query.StoreSequenceQueries;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.HostInfo;
 
-/** token-buffer as its own process: settings from the environment, runs until stopped. */
+/**
+ * token-buffer as its own process: settings from the environment, runs until stopped. Its HTTP
+ * server answers {@code GET /v1/sequences/{id}} (the sequence so far) besides the metrics.
+ */
 public final class TokenBufferApp {
 
   private TokenBufferApp() {
@@ -16,13 +26,18 @@ public final class TokenBufferApp {
 
   /** Starts the token-buffer topology and its HTTP server. */
   public static StreamsApp start(final ClusterSettings cluster, final TokenBufferConfig config, final String host) {
-    final MetricsServer server = new MetricsServer("token-buffer", http -> { });
+    final AtomicReference<SequenceQueries> queries = new AtomicReference<>();
+    final MetricsServer server = new MetricsServer("token-buffer", new SequenceResource(queries::get)::register)
+        .start(host, config.httpPort());
+    final HostInfo self = new HostInfo(config.advertisedHost(), server.port());
+    final Map<String, Object> props = StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),
+        cluster.catalogue().name(Topics.INFERENCE_DLQ));
+    props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
-    return new StreamsApp(
-        TokenBufferTopology.build(config, cluster.catalogue(), serdes, server.registry()),
-        StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),
-            cluster.catalogue().name(Topics.INFERENCE_DLQ)),
-        server.start(host, config.httpPort()));
+    final StreamsApp app = new StreamsApp(
+        TokenBufferTopology.build(config, cluster.catalogue(), serdes, server.registry()), props, server);
+    queries.set(new StoreSequenceQueries(app.streams(), self));
+    return app;
   }
 
   public static void main(final String[] args) throws InterruptedException {

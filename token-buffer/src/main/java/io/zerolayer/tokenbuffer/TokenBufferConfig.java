@@ -20,6 +20,7 @@ public final class TokenBufferConfig extends AbstractConfig {
   public static final String INSTANCE_TIMEOUT_MS = "tokenbuffer.instance.timeout.ms";
   public static final String STREAM_TIMEOUT_MS = "tokenbuffer.stream.timeout.ms";
   public static final String FINISHED_RETENTION_MS = "tokenbuffer.finished.retention.ms";
+  public static final String ADVERTISED_HOST = "tokenbuffer.advertised.host";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(APPLICATION_ID, Type.STRING, "zerolayer-token-buffer", Importance.HIGH,
@@ -35,7 +36,9 @@ public final class TokenBufferConfig extends AbstractConfig {
       .define(STREAM_TIMEOUT_MS, Type.LONG, 3_000L, Range.atLeast(1L), Importance.MEDIUM,
           "An attempt with no first token for this long is stalled, in ms.")
       .define(FINISHED_RETENTION_MS, Type.LONG, 600_000L, Range.atLeast(0L), Importance.MEDIUM,
-          "How long a finished sequence stays in the store before it is removed, in ms.");
+          "How long a finished sequence stays in the store before it is removed, in ms.")
+      .define(ADVERTISED_HOST, Type.STRING, "127.0.0.1", Importance.MEDIUM,
+          "Host name other instances use to reach this one's HTTP port (interactive queries).");
 
   public TokenBufferConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
@@ -68,6 +71,10 @@ public final class TokenBufferConfig extends AbstractConfig {
 
   public Duration streamTimeout() {
     return Duration.ofMillis(getLong(STREAM_TIMEOUT_MS));
+  }
+
+  public String advertisedHost() {
+    return getString(ADVERTISED_HOST);
   }
 
   public Duration finishedRetention() {

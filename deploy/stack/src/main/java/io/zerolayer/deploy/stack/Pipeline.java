@@ -107,6 +107,11 @@ public final class Pipeline implements AutoCloseable {
     return router.heatmap();
   }
 
+  /** The base URL of token-buffer's HTTP server (metrics, sequence queries). */
+  public String tokenBufferUrl() {
+    return "http://127.0.0.1:" + tokenBuffer.server().port();
+  }
+
   /** The in-process router's meters. */
   public MeterRegistry routerMeters() {
     return routerServer.registry();
