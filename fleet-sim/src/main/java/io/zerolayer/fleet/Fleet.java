@@ -26,12 +26,20 @@ public final class Fleet implements AutoCloseable {
    */
   public static Fleet start(final ClusterSettings cluster, final int size, final List<String> zones,
       final GpuProfile profile, final MeterRegistry meters) {
+    return start(cluster, "gpu-", size, zones, profile, meters);
+  }
+
+  /**
+   * Starts {@code size} warm instances named {@code <idPrefix>0..}, round-robin over {@code zones}.
+   */
+  public static Fleet start(final ClusterSettings cluster, final String idPrefix, final int size,
+      final List<String> zones, final GpuProfile profile, final MeterRegistry meters) {
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
     final List<SimulatedInstance> instances = new ArrayList<>();
     final List<String> ids = new ArrayList<>();
     final Map<String, SimulatedGpu> gpus = new HashMap<>();
     for (int i = 0; i < size; i++) {
-      final String id = "gpu-" + i;
+      final String id = idPrefix + i;
       final SimulatedGpu gpu = new SimulatedGpu(id, zones.get(i % zones.size()), "sim-8b", profile, true);
       instances.add(new SimulatedInstance(gpu, id, profile, cluster, serdes, meters));
       ids.add(id);

@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * A simulated fleet as its own process. {@code ZEROLAYER_FLEET_INSTANCES} (default 4) and
- * {@code ZEROLAYER_FLEET_ZONES} (comma-separated, default {@code zone-a,zone-b}) shape it; its
+ * {@code ZEROLAYER_FLEET_ZONES} (comma-separated, default {@code zone-a,zone-b}) and
+ * {@code ZEROLAYER_FLEET_ID_PREFIX} (default {@code gpu-}) shape it; its
  * metrics are served on {@code ZEROLAYER_FLEET_HTTP_PORT} (default 8085).
  */
 public final class FleetApp {
@@ -24,7 +25,8 @@ public final class FleetApp {
     final int port = Integer.parseInt(env.getOrDefault("ZEROLAYER_FLEET_HTTP_PORT", "8085"));
     final MetricsServer server = new MetricsServer("fleet-sim", http -> { }).start("0.0.0.0", port);
     ShutdownSignal.awaitThenClose("fleet-sim",
-        Fleet.start(ClusterSettings.fromEnvironment(env), size, zones, GpuProfile.standard(), server.registry()),
+        Fleet.start(ClusterSettings.fromEnvironment(env), env.getOrDefault("ZEROLAYER_FLEET_ID_PREFIX", "gpu-"), size,
+            zones, GpuProfile.standard(), server.registry()),
         server);
   }
 }
