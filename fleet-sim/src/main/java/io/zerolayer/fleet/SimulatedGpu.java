@@ -58,6 +58,7 @@ public final class SimulatedGpu implements InferenceEngine {
       queued.decrementAndGet();
     }
     running.incrementAndGet();
+    sink.started();
     try {
       sleep(prefillMs(task.getInputTokens()));
       final int length = TextModel.length(task.getPrompt(), task.getSeed(), task.getMaxOutputTokens());

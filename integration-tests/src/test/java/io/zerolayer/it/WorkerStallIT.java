@@ -1,6 +1,7 @@
 package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +10,7 @@ import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.avro.TokenChunk;
 import io.zerolayer.contract.client.InferenceClient;
 import io.zerolayer.contract.client.Response;
 import io.zerolayer.contract.serde.ContractSerdes;
@@ -24,10 +26,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -85,6 +91,47 @@ class WorkerStallIT {
       assertThat(sequence.path("nextIndex").asInt()).isEqualTo(response.tokens().size());
       assertThat(http.send(HttpRequest.newBuilder(URI.create(pipeline.tokenBufferUrl() + "/v1/sequences/nope"))
           .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+    }
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void shouldFenceAStaleWorkerThatKeepsSendingAfterTheCutOver(final TestCluster.Handle cluster) throws Exception {
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), SLOW, new SimpleMeterRegistry());
+        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false, TestTenants.UNLIMITED);
+        ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        DecisionLog decisions = new DecisionLog(settings, serdes);
+        KafkaProducer<String, TokenChunk> zombie = new KafkaProducer<>(new HashMap<>(settings.clientProperties()),
+            new StringSerializer(), serdes.value(Topics.TOKENS).serializer());
+        InferenceClient client = new InferenceClient(settings, serdes)) {
+      Awaits.routerSees(pipeline, fleet.instanceIds());
+      final InferenceRequest request = InferenceRequest.newBuilder().setSequenceId("zombie").setTenantId("t")
+          .setApiKey(TestTenants.key("t")).setPrompt("Tell a long story.").setMaxOutputTokens(64).setSeed(11)
+          .setSubmittedAtMs(System.currentTimeMillis()).build();
+      final CompletableFuture<Response> answer = client.submit(request);
+      final String owner = decisions.awaitFor(List.of("zombie"), Duration.ofSeconds(30)).get("zombie").get(0)
+          .getInstanceId();
+
+      // Given the owner stalled and the sequence was cut over to the other instance
+      fleet.gpu(owner).stall();
+      await().atMost(Duration.ofSeconds(30))
+          .until(() -> decisions.all().stream().anyMatch(d -> d.getSequenceId().equals("zombie")
+              && d.getEpoch() == 2));
+
+      // When the old owner wakes up and keeps sending chunks of its epoch
+      for (int i = 0; i < 20; i++) {
+        zombie.send(new ProducerRecord<>(catalogue.name(Topics.TOKENS), "zombie", TokenChunk.newBuilder()
+            .setSequenceId("zombie").setEpoch(1).setInstanceId(owner).setStartIndex(i * 4)
+            .setTokens(List.of(" ZOMBIE", " ZOMBIE", " ZOMBIE", " ZOMBIE")).setEmittedAtMs(System.currentTimeMillis())
+            .build()));
+      }
+      zombie.flush();
+
+      // Then none of its tokens reach the client
+      final Response response = answer.get(60, TimeUnit.SECONDS);
+      assertThat(response.text()).doesNotContain("ZOMBIE").isEqualTo(expectedText(request));
     }
   }
 

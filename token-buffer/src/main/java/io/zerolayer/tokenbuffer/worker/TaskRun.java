@@ -24,6 +24,7 @@ final class TaskRun implements Runnable, TokenSink {
   private final WorkerOutput output;
   private final AtomicBoolean cancelled = new AtomicBoolean();
   private final AtomicBoolean sendFailed = new AtomicBoolean();
+  private final AtomicBoolean started = new AtomicBoolean();
   private final long startedMs;
   private int nextIndex;
   private long firstTokenMs;
@@ -82,9 +83,14 @@ final class TaskRun implements Runnable, TokenSink {
     nextIndex += tokens.size();
   }
 
-  /** Says the attempt is alive while it has produced no token yet (queued or in prefill). */
+  @Override
+  public void started() {
+    started.set(true);
+  }
+
+  /** Says the attempt is alive while it waits in the engine's queue. */
   void heartbeatIfWaiting() {
-    if (firstTokenMs == 0 && !cancelled.get()) {
+    if (!started.get() && !cancelled.get()) {
       output.tokens(chunk(List.of(), false, null), this::failed);
     }
   }

@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
 public final class Worker implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
-  /** How often a task that has produced no token yet tells token-buffer it is alive. */
+  /** How often a task still in the engine's queue tells token-buffer it is alive. */
   private static final long HEARTBEAT_INTERVAL_MS = 500;
   private static final long RETRY_BACKOFF_MS = 500;
 
