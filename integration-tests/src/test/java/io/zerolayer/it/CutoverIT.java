@@ -20,7 +20,6 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
-import io.zerolayer.fleet.TextModel;
 import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
 import java.util.HashMap;
@@ -83,7 +82,7 @@ class CutoverIT {
 
       // Then it is resumed on the other instance, and the client reads one stream, complete and in order
       final Response response = answer.get(60, TimeUnit.SECONDS);
-      assertThat(response.text()).isEqualTo(expectedText(request));
+      assertThat(response.text()).isEqualTo(ExpectedText.of(request));
       assertThat(response.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
       final List<RoutingDecision> all = decisions.awaitFor(List.of("stalling"), Duration.ofSeconds(5)).get("stalling");
       assertThat(all).hasSize(2);
@@ -101,14 +100,5 @@ class CutoverIT {
 
   private static int tokens(final List<ConsumerRecord<String, ResponseChunk>> records) {
     return records.stream().filter(r -> r.key().equals("stalling")).mapToInt(r -> r.value().getTokens().size()).sum();
-  }
-
-  private static String expectedText(final InferenceRequest request) {
-    final int length = TextModel.length(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens());
-    final StringBuilder text = new StringBuilder();
-    for (int i = 0; i < length; i++) {
-      text.append(TextModel.token(request.getPrompt(), request.getSeed(), i));
-    }
-    return text.toString();
   }
 }

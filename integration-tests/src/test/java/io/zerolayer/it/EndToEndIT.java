@@ -15,7 +15,6 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
-import io.zerolayer.fleet.TextModel;
 import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,7 +60,7 @@ class EndToEndIT {
       for (int i = 0; i < REQUESTS; i++) {
         final InferenceRequest request = requests.get(i);
         final Response response = answer(futures.get(i), request.getSequenceId(), responses);
-        assertThat(response.text()).isEqualTo(expectedText(request));
+        assertThat(response.text()).isEqualTo(ExpectedText.of(request));
         // DIRECT, or CUTOVER when the busy machine slowed an attempt past the stall rules
         assertThat(response.outcome()).isIn(RoutingOutcome.DIRECT, RoutingOutcome.CUTOVER);
         assertThat(response.last().getFinishReason()).isIn("stop", "length");
@@ -103,14 +102,5 @@ class EndToEndIT {
         .setSeed(i)
         .setSubmittedAtMs(System.currentTimeMillis())
         .build();
-  }
-
-  private static String expectedText(final InferenceRequest request) {
-    final int length = TextModel.length(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens());
-    final StringBuilder text = new StringBuilder();
-    for (int i = 0; i < length; i++) {
-      text.append(TextModel.token(request.getPrompt(), request.getSeed(), i));
-    }
-    return text.toString();
   }
 }

@@ -16,7 +16,6 @@ import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.FleetApp;
 import io.zerolayer.fleet.GpuProfile;
-import io.zerolayer.fleet.TextModel;
 import io.zerolayer.runtime.ClusterSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,7 +64,7 @@ class WorkerCrashIT {
 
         // Then the client's text is byte-identical to an uninterrupted run, and the outcome is cutover
         final Response response = answer.get(90, TimeUnit.SECONDS);
-        assertThat(response.text()).isEqualTo(expectedText(request));
+        assertThat(response.text()).isEqualTo(ExpectedText.of(request));
         assertThat(response.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
         final List<RoutingDecision> all = decisions.awaitFor(List.of("crashes"), Duration.ofSeconds(5))
             .get("crashes");
@@ -94,14 +93,5 @@ class WorkerCrashIT {
     env.put("ZEROLAYER_FLEET_ID_PREFIX", "proc-");
     env.put("ZEROLAYER_FLEET_HTTP_PORT", "0");
     return builder.start();
-  }
-
-  private static String expectedText(final InferenceRequest request) {
-    final StringBuilder text = new StringBuilder();
-    final int length = TextModel.length(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens());
-    for (int i = 0; i < length; i++) {
-      text.append(TextModel.token(request.getPrompt(), request.getSeed(), i));
-    }
-    return text.toString();
   }
 }

@@ -19,7 +19,6 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
-import io.zerolayer.fleet.TextModel;
 import io.zerolayer.runtime.ClusterSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -73,7 +72,7 @@ class WorkerStallIT {
 
       // Then the client's text is byte-identical to an uninterrupted run, and the outcome is cutover
       final Response response = answer.get(60, TimeUnit.SECONDS);
-      assertThat(response.text()).isEqualTo(expectedText(request));
+      assertThat(response.text()).isEqualTo(ExpectedText.of(request));
       assertThat(response.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
       final List<RoutingDecision> all = decisions.awaitFor(List.of("stalls"), Duration.ofSeconds(5)).get("stalls");
       assertThat(all).extracting(RoutingDecision::getEpoch).containsExactly(1, 2);
@@ -131,16 +130,7 @@ class WorkerStallIT {
 
       // Then none of its tokens reach the client
       final Response response = answer.get(60, TimeUnit.SECONDS);
-      assertThat(response.text()).doesNotContain("ZOMBIE").isEqualTo(expectedText(request));
+      assertThat(response.text()).doesNotContain("ZOMBIE").isEqualTo(ExpectedText.of(request));
     }
-  }
-
-  private static String expectedText(final InferenceRequest request) {
-    final StringBuilder text = new StringBuilder();
-    final int length = TextModel.length(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens());
-    for (int i = 0; i < length; i++) {
-      text.append(TextModel.token(request.getPrompt(), request.getSeed(), i));
-    }
-    return text.toString();
   }
 }
