@@ -34,6 +34,16 @@ public final class TextModel {
     return half + (int) (mix(prompt, seed, -1) % (maxOutputTokens - half + 1));
   }
 
+  /** The whole text of an uninterrupted run: every token up to where the sequence stops. */
+  public static String text(final String prompt, final long seed, final int maxOutputTokens) {
+    final StringBuilder text = new StringBuilder();
+    final int length = length(prompt, seed, maxOutputTokens);
+    for (int i = 0; i < length; i++) {
+      text.append(token(prompt, seed, i));
+    }
+    return text.toString();
+  }
+
   private static long mix(final String prompt, final long seed, final int index) {
     final CRC32C crc = new CRC32C();
     crc.update(prompt.getBytes(StandardCharsets.UTF_8));

@@ -10,11 +10,6 @@ final class ExpectedText {
   }
 
   static String of(final InferenceRequest request) {
-    final StringBuilder text = new StringBuilder();
-    final int length = TextModel.length(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens());
-    for (int i = 0; i < length; i++) {
-      text.append(TextModel.token(request.getPrompt(), request.getSeed(), i));
-    }
-    return text.toString();
+    return TextModel.text(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens());
   }
 }

@@ -62,6 +62,11 @@ public final class LocalDeployment implements AutoCloseable {
     return settings;
   }
 
+  /** The simulated fleet, for fault injection. */
+  public Fleet fleet() {
+    return fleet;
+  }
+
   /** The in-process apps. */
   public Pipeline pipeline() {
     return pipeline;
