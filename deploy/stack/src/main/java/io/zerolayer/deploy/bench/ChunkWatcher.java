@@ -18,15 +18,15 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * Reads a topic from its end as a client would (committed records only) and keeps, per key,
- * every record with the wall-clock time it was read.
+ * Reads a topic from its end as a client or a worker would (committed records only) and keeps,
+ * per sequence, every record with when it was written and when it became readable.
  *
  * @param <V> record type
  */
 final class ChunkWatcher<V> implements AutoCloseable {
 
-  /** A record and when it became readable. */
-  record Seen<V>(V value, long readAtMs) {
+  /** A record, its timestamp (when it was written) and when it became readable (wall clock). */
+  record Seen<V>(V value, long writtenMs, long readAtMs) {
   }
 
   private final KafkaConsumer<String, V> consumer;
@@ -35,8 +35,14 @@ final class ChunkWatcher<V> implements AutoCloseable {
   private final Thread reader;
   private volatile boolean running = true;
 
-  ChunkWatcher(final ClusterSettings cluster, final String topic, final Deserializer<V> values)
-      throws InterruptedException {
+  private final Function<V, String> sequenceOf;
+
+  /**
+   * @param sequenceOf the sequence a record belongs to
+   */
+  ChunkWatcher(final ClusterSettings cluster, final String topic, final Deserializer<V> values,
+      final Function<V, String> sequenceOf) throws InterruptedException {
+    this.sequenceOf = sequenceOf;
     final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
@@ -56,9 +62,9 @@ final class ChunkWatcher<V> implements AutoCloseable {
       positioned.countDown();
       while (running) {
         for (final ConsumerRecord<String, V> record : consumer.poll(Duration.ofMillis(10))) {
-          final List<Seen<V>> seen = byKey.computeIfAbsent(record.key(), k -> new ArrayList<>());
+          final List<Seen<V>> seen = byKey.computeIfAbsent(sequenceOf.apply(record.value()), k -> new ArrayList<>());
           synchronized (seen) {
-            seen.add(new Seen<>(record.value(), System.currentTimeMillis()));
+            seen.add(new Seen<>(record.value(), record.timestamp(), System.currentTimeMillis()));
           }
         }
       }
@@ -70,7 +76,12 @@ final class ChunkWatcher<V> implements AutoCloseable {
     }
   }
 
-  /** What was read for a key so far (a copy). */
+  /** How many sequences have records. */
+  int sequences() {
+    return byKey.size();
+  }
+
+  /** What was read for a sequence so far (a copy). */
   List<Seen<V>> of(final String key) {
     final List<Seen<V>> seen = byKey.get(key);
     if (seen == null) {
@@ -81,7 +92,7 @@ final class ChunkWatcher<V> implements AutoCloseable {
     }
   }
 
-  /** Sum of a measure over what was read for a key. */
+  /** Sum of a measure over what was read for a sequence. */
   int sum(final String key, final Function<V, Integer> measure) {
     return of(key).stream().mapToInt(s -> measure.apply(s.value())).sum();
   }

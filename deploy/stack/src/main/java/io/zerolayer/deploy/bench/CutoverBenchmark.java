@@ -48,9 +48,9 @@ public final class CutoverBenchmark {
     int identical = 0;
     try (ContractSerdes serdes = new ContractSerdes(cluster.serdes());
         ChunkWatcher<ResponseChunk> chunks = new ChunkWatcher<>(cluster, cluster.catalogue().name(Topics.RESPONSES),
-            serdes.value(Topics.RESPONSES).deserializer());
+            serdes.value(Topics.RESPONSES).deserializer(), ResponseChunk::getSequenceId);
         ChunkWatcher<StallDetected> stalls = new ChunkWatcher<>(cluster, cluster.catalogue().name(Topics.STALLS),
-            serdes.value(Topics.STALLS).deserializer());
+            serdes.value(Topics.STALLS).deserializer(), StallDetected::getSequenceId);
         InferenceClient client = new InferenceClient(cluster, serdes)) {
       for (int i = 0; i < cutovers; i++) {
         final InferenceRequest request = request("cutover-" + i, i, tenant, apiKey);

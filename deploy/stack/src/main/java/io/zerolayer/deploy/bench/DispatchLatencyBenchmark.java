@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
@@ -55,7 +56,8 @@ public final class DispatchLatencyBenchmark {
     final Map<String, Long> sentMs = new ConcurrentHashMap<>();
     final List<String> measured = new ArrayList<>();
     try (ContractSerdes serdes = new ContractSerdes(cluster.serdes());
-        DispatchWatcher watcher = new DispatchWatcher(cluster, serdes);
+        ChunkWatcher<DispatchTask> watcher = new ChunkWatcher<>(cluster, cluster.catalogue().name(Topics.DISPATCH),
+            serdes.value(Topics.DISPATCH).deserializer(), DispatchTask::getSequenceId);
         KafkaProducer<String, InferenceRequest> producer = producer(serdes)) {
       final int total = load.warmup() + load.measured();
       final long intervalNanos = TimeUnit.SECONDS.toNanos(1) / load.perSecond();
@@ -74,7 +76,7 @@ public final class DispatchLatencyBenchmark {
           measured.add(id);
         }
         if ((i + 1) % load.perSecond() == 0) {
-          out.printf("  sent %d/%d, dispatched %d%n", i + 1, total, watcher.count());
+          out.printf("  sent %d/%d, dispatched %d%n", i + 1, total, watcher.sequences());
         }
       }
       awaitDispatches(watcher, total, Duration.ofSeconds(60));
@@ -82,24 +84,24 @@ public final class DispatchLatencyBenchmark {
     }
   }
 
-  private void awaitDispatches(final DispatchWatcher watcher, final int total, final Duration timeout)
+  private void awaitDispatches(final ChunkWatcher<DispatchTask> watcher, final int total, final Duration timeout)
       throws InterruptedException {
     final long deadline = System.nanoTime() + timeout.toNanos();
-    while (watcher.count() < total && System.nanoTime() < deadline) {
+    while (watcher.sequences() < total && System.nanoTime() < deadline) {
       TimeUnit.MILLISECONDS.sleep(50);
     }
   }
 
-  private void print(final List<String> measured, final Map<String, Long> sentMs, final DispatchWatcher watcher,
+  private void print(final List<String> measured, final Map<String, Long> sentMs, final ChunkWatcher<DispatchTask> watcher,
       final Load load) {
     final List<Long> written = new ArrayList<>();
     final List<Long> visible = new ArrayList<>();
     for (final String id : measured) {
-      final DispatchWatcher.Seen seen = watcher.of(id);
+      final List<ChunkWatcher.Seen<DispatchTask>> seen = watcher.of(id);
       final Long sent = sentMs.get(id);
-      if (seen != null && sent != null) {
-        written.add(seen.writtenMs() - sent);
-        visible.add(seen.visibleMs() - sent);
+      if (!seen.isEmpty() && sent != null) {
+        written.add(seen.get(0).writtenMs() - sent);
+        visible.add(seen.get(0).readAtMs() - sent);
       }
     }
     out.printf("%nRequest record to dispatch record, %d requests at %d/s after %d warm-up (%d without a dispatch)%n%n",
