@@ -43,11 +43,6 @@ public final class SimulatedInstance implements AutoCloseable {
     }
   }
 
-  /** Sequences the instance is generating or queueing now. */
-  public int activeTasks() {
-    return worker.activeTasks();
-  }
-
   @Override
   public void close() {
     clock.shutdownNow();

@@ -199,11 +199,6 @@ public final class Worker implements AutoCloseable {
     engine.onCommand(command);
   }
 
-  /** Sequences this worker is generating now. */
-  public int activeTasks() {
-    return active.size();
-  }
-
   @Override
   public void close() {
     running = false;

@@ -2,6 +2,10 @@ package io.zerolayer.deploy.local;
 
 import static java.util.Objects.requireNonNull;
 
+import io.zerolayer.contract.serde.SchemaRegistryClient;
+import io.zerolayer.contract.serde.SchemaRegistryClients;
+import io.zerolayer.contract.serde.SchemaRegistryException;
+import io.zerolayer.contract.serde.SerdeConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,7 +28,6 @@ public final class SchemaRegistryProcess implements AutoCloseable {
 
   private static final String HEAP = "256m";
   private static final String API = "/apis/ccompat/v7";
-  private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
   private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(2);
   private static final String FIX = "read the log below; if the port was taken meanwhile, start again. A stale "
       + "or partly built jar is fixed with: " + RegistryJar.BUILD;
@@ -58,7 +61,7 @@ public final class SchemaRegistryProcess implements AutoCloseable {
       final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
       final Duration took = StartupWait.until("schema registry at " + url, process, startupTimeout,
           () -> send(http, HttpRequest.newBuilder(URI.create(url + "/subjects")).GET()).statusCode() == 200, FIX);
-      setBackwardCompatibility(http, url, process);
+      setBackwardCompatibility(url, process);
       System.err.println("Schema registry answers at " + url + " (started in " + took.toMillis() + " ms, pid "
           + process.pid() + ", log " + process.logFile() + ")");
       return new SchemaRegistryProcess(process, url);
@@ -97,23 +100,15 @@ public final class SchemaRegistryProcess implements AutoCloseable {
     process.stop();
   }
 
-  private static void setBackwardCompatibility(final HttpClient http, final String url, final ChildJvm process) {
-    final HttpRequest.Builder put = HttpRequest.newBuilder(URI.create(url + "/config"))
-        .header("Content-Type", CONTENT_TYPE)
-        .PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"BACKWARD\"}"));
-    try {
-      final HttpResponse<String> response = send(http, put);
-      if (response.statusCode() != 200) {
-        throw process.failure("The registry refused to set BACKWARD compatibility: HTTP " + response.statusCode()
-            + " " + response.body(), "check that the jar is the Apicurio build of deploy/schema-registry.");
-      }
-    } catch (final IOException e) {
-      throw process.failure("Cannot set the registry's compatibility: " + e, "read the log below.");
-    } catch (final InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LocalStackException("Interrupted while configuring the schema registry", e);
+  private static void setBackwardCompatibility(final String url, final ChildJvm process) {
+    try (SchemaRegistryClient registry = SchemaRegistryClients.create(new SerdeConfig(url, false, null))) {
+      registry.setCompatibility(null, "BACKWARD");
+    } catch (final SchemaRegistryException e) {
+      throw process.failure("The registry refused to set BACKWARD compatibility: " + e.getMessage(),
+          "check that the jar is the Apicurio build of deploy/schema-registry.");
     }
   }
+
 
   private static HttpResponse<String> send(final HttpClient http, final HttpRequest.Builder request)
       throws IOException, InterruptedException {

@@ -83,11 +83,6 @@ public final class LocalCluster implements AutoCloseable {
     return registry.url();
   }
 
-  /** Process ids of the broker and the registry. */
-  public long[] pids() {
-    return new long[] {broker.pid(), registry.pid()};
-  }
-
   @Override
   public void close() {
     try {
