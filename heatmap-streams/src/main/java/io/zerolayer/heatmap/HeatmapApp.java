@@ -2,13 +2,24 @@ package io.zerolayer.heatmap;
 
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.heatmap.query.HeatmapQueries;
+import io.zerolayer.heatmap.query.HeatmapResource;
+import io.zerolayer.heatmap.query.StoreHeatmapQueries;
+import io.zerolayer.runtime.BoundedRocksDbMemory;
 import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.runtime.StreamsApp;
 import io.zerolayer.runtime.StreamsSettings;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.HostInfo;
 
-/** heatmap-streams as its own process: settings from the environment, runs until stopped. */
+/**
+ * heatmap-streams as its own process: settings from the environment, runs until stopped. Its
+ * HTTP server answers the heatmap's interactive queries besides the metrics.
+ */
 public final class HeatmapApp {
 
   private HeatmapApp() {
@@ -16,13 +27,21 @@ public final class HeatmapApp {
 
   /** Starts the heatmap topology and its HTTP server. */
   public static StreamsApp start(final ClusterSettings cluster, final HeatmapConfig config, final String host) {
-    final MetricsServer server = new MetricsServer("heatmap-streams", http -> { });
+    final AtomicReference<HeatmapQueries> queries = new AtomicReference<>();
+    final MetricsServer server = new MetricsServer("heatmap-streams", new HeatmapResource(queries::get)::register)
+        .start(host, config.httpPort());
+    final HostInfo self = new HostInfo(config.advertisedHost(), server.port());
+    final Map<String, Object> props = StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),
+        cluster.catalogue().name(Topics.TELEMETRY_DLQ));
+    props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
+    props.put(BoundedRocksDbMemory.TOTAL_BYTES, config.getLong(HeatmapConfig.ROCKSDB_MEMORY_BYTES));
+    props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, config.getLong(HeatmapConfig.CACHE_MAX_BYTES));
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
-    return new StreamsApp(
-        HeatmapTopology.build(config, cluster.catalogue(), serdes, server.registry()),
-        StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),
-            cluster.catalogue().name(Topics.TELEMETRY_DLQ)),
-        server.start(host, config.httpPort()));
+    final StreamsApp app = new StreamsApp(
+        HeatmapTopology.build(config, cluster.catalogue(), serdes, server.registry()), props, server);
+    queries.set(new StoreHeatmapQueries(app.streams(), self, config.millis(HeatmapConfig.WINDOW_SIZE_MS),
+        config.millis(HeatmapConfig.WINDOW_ADVANCE_MS), config.millis(HeatmapConfig.HISTORY_WINDOW_MS)));
+    return app;
   }
 
   public static void main(final String[] args) throws InterruptedException {

@@ -1,5 +1,6 @@
 package io.zerolayer.heatmap;
 
+import io.zerolayer.heatmap.internal.RuleTimings;
 import io.zerolayer.runtime.EnvironmentConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +18,23 @@ public final class HeatmapConfig extends AbstractConfig {
   public static final String EMIT_INTERVAL_MS = "heatmap.emit.interval.ms";
   public static final String STATE_DIR = "heatmap.state.dir";
   public static final String HTTP_PORT = "heatmap.http.port";
+  public static final String ADVERTISED_HOST = "heatmap.advertised.host";
+  public static final String WINDOW_SIZE_MS = "heatmap.window.size.ms";
+  public static final String WINDOW_ADVANCE_MS = "heatmap.window.advance.ms";
+  public static final String WINDOW_RETENTION_MS = "heatmap.window.retention.ms";
+  public static final String HISTORY_WINDOW_MS = "heatmap.history.window.ms";
+  public static final String HISTORY_RETENTION_MS = "heatmap.history.retention.ms";
+  public static final String OBSERVATION_MS = "heatmap.fragmentation.observation.ms";
+  public static final String RECOVERY_HOLD_MS = "heatmap.recovery.hold.ms";
+  public static final String SUSPECT_AFTER_MS = "heatmap.suspect.after.ms";
+  public static final String EJECT_AFTER_MS = "heatmap.eject.after.ms";
+  public static final String SMOOTHING_HALF_LIFE_MS = "heatmap.smoothing.half.life.ms";
+  public static final String ZONE_PENALTY_FACTOR = "heatmap.zone.penalty.factor";
+  public static final String LATENCY_HALF_LIFE_MS = "heatmap.latency.half.life.ms";
+  public static final String LATENCY_MIN_SAMPLES = "heatmap.latency.min.samples";
+  public static final String MAX_CLOCK_SKEW_MS = "heatmap.max.clock.skew.ms";
+  public static final String ROCKSDB_MEMORY_BYTES = "heatmap.rocksdb.memory.bytes";
+  public static final String CACHE_MAX_BYTES = "heatmap.cache.max.bytes";
   public static final String DEFAULT_LATENCY_INTERCEPT_MS = "heatmap.default.latency.intercept.ms";
   public static final String DEFAULT_LATENCY_PER_INPUT_TOKEN_MS = "heatmap.default.latency.per.input.token.ms";
   public static final String DEFAULT_LATENCY_PER_OUTPUT_TOKEN_MS = "heatmap.default.latency.per.output.token.ms";
@@ -29,7 +47,41 @@ public final class HeatmapConfig extends AbstractConfig {
       .define(STATE_DIR, Type.STRING, System.getProperty("java.io.tmpdir") + "/zerolayer-heatmap", Importance.MEDIUM,
           "Where RocksDB keeps the state stores.")
       .define(HTTP_PORT, Type.INT, 8083, Range.between(0, 65_535), Importance.LOW,
-          "Port of the metrics endpoint; 0 picks a free one.")
+          "Port of the metrics and interactive-query endpoint; 0 picks a free one.")
+      .define(ADVERTISED_HOST, Type.STRING, "127.0.0.1", Importance.MEDIUM,
+          "Host other instances of the app reach this one at, to forward queries.")
+      .define(WINDOW_SIZE_MS, Type.LONG, 1_000L, Range.between(10L, 600_000L), Importance.MEDIUM,
+          "Size of the short windows that drive the score, in ms; a multiple of the advance.")
+      .define(WINDOW_ADVANCE_MS, Type.LONG, 200L, Range.between(10L, 600_000L), Importance.MEDIUM,
+          "Advance of the short windows, in ms.")
+      .define(WINDOW_RETENTION_MS, Type.LONG, 60_000L, Range.atLeast(1_000L), Importance.LOW,
+          "How long short windows stay queryable, in ms.")
+      .define(HISTORY_WINDOW_MS, Type.LONG, 60_000L, Range.atLeast(1_000L), Importance.MEDIUM,
+          "Size of the history windows, in ms.")
+      .define(HISTORY_RETENTION_MS, Type.LONG, 3_600_000L, Range.atLeast(1_000L), Importance.MEDIUM,
+          "How long history windows are kept, in ms.")
+      .define(OBSERVATION_MS, Type.LONG, 3_000L, Range.atLeast(1L), Importance.MEDIUM,
+          "How long fragmentation above 92 % is observed before the instance is ejected, in ms.")
+      .define(RECOVERY_HOLD_MS, Type.LONG, 3_000L, Range.atLeast(0L), Importance.LOW,
+          "How long a recovering instance stays capped at 0.3 once fragmentation is below 85 %, in ms.")
+      .define(SUSPECT_AFTER_MS, Type.LONG, 500L, Range.atLeast(1L), Importance.MEDIUM,
+          "Silence after which an instance is SUSPECT, in ms.")
+      .define(EJECT_AFTER_MS, Type.LONG, 2_000L, Range.atLeast(2L), Importance.MEDIUM,
+          "Silence after which an instance is EJECTED, in ms.")
+      .define(SMOOTHING_HALF_LIFE_MS, Type.LONG, 500L, Range.atLeast(1L), Importance.LOW,
+          "Half-life of the smoothed (EWMA) metrics, in ms.")
+      .define(ZONE_PENALTY_FACTOR, Type.DOUBLE, 0.05, Range.between(0.0, 1.0), Importance.MEDIUM,
+          "Weight factor of every instance of a penalised zone.")
+      .define(LATENCY_HALF_LIFE_MS, Type.LONG, 300_000L, Range.atLeast(1L), Importance.LOW,
+          "After this long a completion weighs half as much in the latency model, in ms.")
+      .define(LATENCY_MIN_SAMPLES, Type.LONG, 10L, Range.atLeast(3L), Importance.LOW,
+          "Completions needed before an instance's fitted latency model replaces the defaults.")
+      .define(MAX_CLOCK_SKEW_MS, Type.LONG, 30_000L, Range.atLeast(1L), Importance.LOW,
+          "A sample time further than this from now, either way, is invalid, in ms.")
+      .define(ROCKSDB_MEMORY_BYTES, Type.LONG, 64L * 1024 * 1024, Range.atLeast(1024L * 1024), Importance.MEDIUM,
+          "Bytes of block cache and memtables shared by every RocksDB store of the process.")
+      .define(CACHE_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, Range.atLeast(0L), Importance.MEDIUM,
+          "Bytes of the record cache in front of the stores written on every sample (heap).")
       .define(DEFAULT_LATENCY_INTERCEPT_MS, Type.DOUBLE, 40.0, Range.atLeast(0.0), Importance.LOW,
           "Latency model intercept used until an instance has completions, in ms.")
       .define(DEFAULT_LATENCY_PER_INPUT_TOKEN_MS, Type.DOUBLE, 0.1, Range.atLeast(0.0), Importance.LOW,
@@ -51,7 +103,7 @@ public final class HeatmapConfig extends AbstractConfig {
   }
 
   public Duration emitInterval() {
-    return Duration.ofMillis(getLong(EMIT_INTERVAL_MS));
+    return millis(EMIT_INTERVAL_MS);
   }
 
   public Path stateDir() {
@@ -62,15 +114,18 @@ public final class HeatmapConfig extends AbstractConfig {
     return getInt(HTTP_PORT);
   }
 
-  public double defaultLatencyInterceptMs() {
-    return getDouble(DEFAULT_LATENCY_INTERCEPT_MS);
+  public String advertisedHost() {
+    return getString(ADVERTISED_HOST);
   }
 
-  public double defaultLatencyPerInputTokenMs() {
-    return getDouble(DEFAULT_LATENCY_PER_INPUT_TOKEN_MS);
+  /** The rules' durations. */
+  public RuleTimings timings() {
+    return new RuleTimings(getLong(OBSERVATION_MS), getLong(RECOVERY_HOLD_MS), getLong(SUSPECT_AFTER_MS),
+        getLong(EJECT_AFTER_MS));
   }
 
-  public double defaultLatencyPerOutputTokenMs() {
-    return getDouble(DEFAULT_LATENCY_PER_OUTPUT_TOKEN_MS);
+  /** A duration key's value. */
+  public Duration millis(final String key) {
+    return Duration.ofMillis(getLong(key));
   }
 }

@@ -5,107 +5,82 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.InstanceState;
-import io.zerolayer.contract.avro.InstanceTelemetry;
-import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.topic.TopicCatalogue;
-import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.testing.GoldenFile;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class HeatmapTopologyTest {
 
-  private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
-
-  private final HeatmapConfig config = new HeatmapConfig(Map.of(HeatmapConfig.EMIT_INTERVAL_MS, 200L));
-  private final TopicCatalogue catalogue = TopicCatalogue.unprefixed();
-  private final ContractSerdes serdes = ContractSerdes.inMemory();
-  private TopologyTestDriver driver;
-  private TestInputTopic<String, InstanceTelemetry> telemetry;
-  private TestOutputTopic<String, InstanceScore> scores;
-
-  @BeforeEach
-  void setUp() {
-    final Topology topology = HeatmapTopology.build(config, catalogue, serdes, new SimpleMeterRegistry());
-    final Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "heatmap-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(topology, props, START);
-    telemetry = driver.createInputTopic(catalogue.name(Topics.TELEMETRY), new StringSerializer(),
-        serdes.value(Topics.TELEMETRY).serializer());
-    scores = driver.createOutputTopic(catalogue.name(Topics.INSTANCE_SCORES), new StringDeserializer(),
-        serdes.value(Topics.INSTANCE_SCORES).deserializer());
-  }
+  private final HeatmapDriver heatmap = new HeatmapDriver(Map.of());
 
   @AfterEach
   void tearDown() {
-    driver.close();
+    heatmap.close();
   }
 
   @Test
   void shouldMatchTheCheckedInTopologyDescription() throws Exception {
-    GoldenFile.assertMatches("heatmap-topology.txt",
-        HeatmapTopology.build(config, catalogue, serdes, new SimpleMeterRegistry()).describe().toString());
+    GoldenFile.assertMatches("heatmap-topology.txt", HeatmapTopology.build(heatmap.config, heatmap.catalogue,
+        heatmap.serdes, new SimpleMeterRegistry()).describe().toString());
   }
 
   @Test
   void shouldPublishOneRowPerInstanceAndEmitIntervalNotOnePerSample() {
-    // stream time: four samples 50 ms apart, all inside one 200 ms emit interval
-    for (int i = 0; i < 4; i++) {
-      telemetry.pipeInput("gpu-1", sample("gpu-1", 0.10, START.toEpochMilli() + 50L * i), START.plusMillis(50L * i));
-    }
-    assertThat(scores.isEmpty()).isTrue();
+    // wall clock 0-200 ms: four samples 50 ms apart; the emit at 200 ms publishes one row
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
 
-    driver.advanceWallClockTime(config.emitInterval());
+    final List<InstanceScore> rows = heatmap.rows();
 
-    final var rows = scores.readKeyValuesToList();
     assertThat(rows).hasSize(1);
-    assertThat(rows.get(0).value.getState()).isEqualTo(InstanceState.HEALTHY);
-    assertThat(rows.get(0).value.getWeight()).isEqualTo(1.0);
-    assertThat(rows.get(0).value.getLastTelemetryMs()).isEqualTo(START.toEpochMilli() + 150);
+    assertThat(rows.get(0).getState()).isEqualTo(InstanceState.HEALTHY);
+    assertThat(rows.get(0).getWeight()).isEqualTo(1.0);
+    assertThat(rows.get(0).getLastTelemetryMs()).isEqualTo(HeatmapDriver.START.toEpochMilli() + 150);
   }
 
   @Test
   void shouldNotRepublishAnInstanceWhoseRowDidNotChange() {
-    telemetry.pipeInput("gpu-1", sample("gpu-1", 0.10, START.toEpochMilli()), START);
-    driver.advanceWallClockTime(config.emitInterval());
-    assertThat(scores.readKeyValuesToList()).hasSize(1);
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+    assertThat(heatmap.rows()).hasSize(1);
 
-    driver.advanceWallClockTime(config.emitInterval());
+    heatmap.advance(Duration.ofMillis(200));
 
-    assertThat(scores.isEmpty()).isTrue();
+    assertThat(heatmap.rows()).isEmpty();
   }
 
   @Test
-  void shouldGiveZeroWeightToAnInstanceAbove92PercentFragmentation() {
-    telemetry.pipeInput("gpu-2", sample("gpu-2", 0.99, START.toEpochMilli()), START);
+  void shouldDriveGpuSaturationFromTheShortWindowMean() {
+    // 1 s window: half the samples at 100 % and half at 94 %: busy peaks, mean 97 %
+    heatmap.feed("gpu-1", sample -> sample.setGpuUtilization(heatmap.now() % 100 == 0 ? 1.0 : 0.94),
+        Duration.ofMillis(1000));
+    assertThat(heatmap.latest("gpu-1").getState()).isEqualTo(InstanceState.HEALTHY);
 
-    driver.advanceWallClockTime(Duration.ofMillis(200));
+    heatmap.feed("gpu-1", sample -> sample.setGpuUtilization(0.99), Duration.ofMillis(1000));
 
-    final InstanceScore row = scores.readValue();
+    final InstanceScore row = heatmap.latest("gpu-1");
+    assertThat(row.getState()).isEqualTo(InstanceState.UNAVAILABLE);
     assertThat(row.getWeight()).isZero();
-    assertThat(row.getReason()).contains("fragmentation 99.0%");
   }
 
-  static InstanceTelemetry sample(final String instance, final double fragmentation, final long timeMs) {
-    return InstanceTelemetry.newBuilder()
-        .setInstanceId(instance).setZone("zone-a").setModel("sim-7b").setSampleTimeMs(timeMs)
-        .setGpuUtilization(0.5).setVramUsedBytes(40L << 30).setVramFragmentation(fragmentation)
-        .setKvCacheHitRate(0.4).setKvWarmupLevel(1.0).setNcclRingLatencyMs(0.3).setTcpRetransmitRate(0.0)
-        .setQueueLength(0).setRunningRequests(2).setDecodeTokensPerS(900).setTokenIntervalStddevMs(4.0)
-        .setAllocationErrors(0)
-        .build();
+  @Test
+  void shouldPublishTheFittedLatencyModelInTheRow() {
+    for (int i = 0; i < 20; i++) {
+      final int in = 100 + 37 * i;
+      final int out = 10 + 13 * (i % 7);
+      heatmap.completions.pipeInput("gpu-1", io.zerolayer.contract.avro.Completion.newBuilder()
+          .setSequenceId("s-" + i).setEpoch(1).setInstanceId("gpu-1").setInputTokens(in).setOutputTokens(out)
+          .setTtftMs(30 + 0.2 * in).setTotalMs(30 + 0.2 * in + 25.0 * out)
+          .setOutcome(io.zerolayer.contract.avro.CompletionOutcome.FINISHED)
+          .setFinishedAtMs(heatmap.now()).build(), heatmap.now());
+    }
+
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+
+    final var model = heatmap.latest("gpu-1").getLatencyModel();
+    assertThat(model.getSamples()).isEqualTo(20);
+    assertThat(model.getLatencyPerOutputTokenMs()).isBetween(25.0 * 0.95, 25.0 * 1.05);
+    assertThat(model.getTtftPerInputTokenMs()).isBetween(0.2 * 0.95, 0.2 * 1.05);
   }
 }

@@ -41,6 +41,12 @@ public final class StreamsApp implements AutoCloseable {
     properties.putAll(props);
     streams = new KafkaStreams(topology, properties);
     streams.setUncaughtExceptionHandler(e -> {
+      // Kafka Streams can replace a stream thread but not the global one: an app whose global
+      // store cannot be kept up to date stops (state ERROR) rather than serve stale data.
+      if (Thread.currentThread().getName().endsWith("GlobalStreamThread")) {
+        LOG.error("The global store thread failed; stopping the app", e);
+        return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+      }
       LOG.error("Stream thread failed; replacing it", e);
       return StreamThreadExceptionResponse.REPLACE_THREAD;
     });

@@ -8,7 +8,6 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 
 /** The settings every Zerolayer Kafka Streams app shares, chosen on purpose. */
 public final class StreamsSettings {
@@ -34,11 +33,9 @@ public final class StreamsSettings {
     // Bad input: a record that cannot be read goes to the dead-letter topic with the reason, and
     // the app goes on; a record unreadable only because the registry is down is read again.
     props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, RetryOnRegistryOutage.class);
-    // A failure while processing or writing (a registry that does not answer, a record too large)
-    // is not bad input. Skipping the record would keep the store changes made before the failure
-    // and lose the output, so the task fails instead: the transaction aborts, the thread is
-    // replaced, and the record is processed again from the last commit with its state restored.
-    props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndFailProcessingExceptionHandler.class);
+    // A record a processor rejects as invalid goes to the dead-letter topic; any other processing
+    // failure fails the task, which retries from the last commit (see the handler).
+    props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterInvalidRecords.class);
     props.put("processing.exception.handler.global.enabled", true);
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
@@ -46,6 +43,8 @@ public final class StreamsSettings {
     // An instance that dies hands its tasks to the others after this, not after the 45 s default.
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+    props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+    props.put(BoundedRocksDbMemory.TOTAL_BYTES, BoundedRocksDbMemory.DEFAULT_TOTAL_BYTES);
     return props;
   }
 }

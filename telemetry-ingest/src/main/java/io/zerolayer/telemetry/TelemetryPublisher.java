@@ -1,6 +1,7 @@
 package io.zerolayer.telemetry;
 
 import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.telemetry.TelemetryValidator;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.runtime.ClusterSettings;

@@ -9,6 +9,7 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.telemetry.TelemetryValidator;
 import io.zerolayer.telemetry.internal.TelemetryJsonReader;
 import java.util.ArrayList;
 import java.util.List;

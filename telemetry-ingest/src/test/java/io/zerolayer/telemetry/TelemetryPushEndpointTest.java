@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.telemetry.TelemetryValidator;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

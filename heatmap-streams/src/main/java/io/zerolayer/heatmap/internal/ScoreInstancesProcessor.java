@@ -4,8 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceStatus;
 import io.zerolayer.contract.avro.InstanceTelemetry;
-import java.time.Duration;
+import io.zerolayer.contract.avro.LatencyFit;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -15,61 +16,111 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Keeps each instance's row up to date in the store on every sample, and publishes the rows
- * that changed since the last emission on a wall-clock schedule, so the score topic gets one
- * record per instance and interval, not one per sample.
+ * Feeds each sample to the instance's windows, smoothed metrics and state machine; on a
+ * wall-clock schedule, applies staleness and zone penalties and publishes the rows that changed,
+ * so the score topic gets one record per instance and interval, not one per sample.
+ * Forwards rows, status events and commands to the children named in {@link HeatmapOutputs}.
  */
-public final class ScoreInstancesProcessor implements Processor<String, InstanceTelemetry, String, InstanceScore> {
+public final class ScoreInstancesProcessor implements Processor<String, InstanceTelemetry, String, Object> {
 
-  private final String storeName;
-  private final Duration emitInterval;
-  private final InstanceScorer scorer;
+  private final HeatmapStores names;
+  private final ScoringSettings settings;
+  private final LatencyFitter fitter;
   private final DistributionSummary emitLag;
-  private ProcessorContext<String, InstanceScore> context;
-  private KeyValueStore<String, InstanceScore> rows;
+  private final InstanceMachine machine;
+  private final Ewma ewma;
+  private HeatmapOutputs outputs;
+  private KeyValueStore<String, InstanceStatus> statuses;
+  private KeyValueStore<String, LatencyFit> fits;
+  private TelemetryWindows windows;
+  private ZoneReporter zones;
+  private long startedMs;
   private long lastEmitMs;
 
-  /**
-   * @param emitLag records, per emitted row, the ms from its telemetry sample to its emission
-   */
-  public ScoreInstancesProcessor(final String storeName, final Duration emitInterval, final InstanceScorer scorer,
-      final DistributionSummary emitLag) {
-    this.storeName = requireNonNull(storeName, "storeName");
-    this.emitInterval = requireNonNull(emitInterval, "emitInterval");
-    this.scorer = requireNonNull(scorer, "scorer");
+  public ScoreInstancesProcessor(final HeatmapStores names, final ScoringSettings settings,
+      final LatencyFitter fitter, final DistributionSummary emitLag) {
+    this.names = requireNonNull(names, "names");
+    this.settings = requireNonNull(settings, "settings");
+    this.fitter = requireNonNull(fitter, "fitter");
     this.emitLag = requireNonNull(emitLag, "emitLag");
+    this.machine = new InstanceMachine(settings.timings());
+    this.ewma = new Ewma(settings.smoothingHalfLifeMs());
   }
 
   @Override
-  public void init(final ProcessorContext<String, InstanceScore> context) {
-    this.context = context;
-    this.rows = context.getStateStore(storeName);
-    context.schedule(emitInterval, PunctuationType.WALL_CLOCK_TIME, this::emitChanged);
+  public void init(final ProcessorContext<String, Object> context) {
+    outputs = new HeatmapOutputs(context, new StatusEvents());
+    statuses = context.getStateStore(names.instanceState());
+    fits = context.getStateStore(names.latencyModel());
+    windows = new TelemetryWindows(context.getStateStore(names.slices()), context.getStateStore(names.history()),
+        settings.windowSize(), settings.windowAdvance(), settings.historyWindow());
+    zones = new ZoneReporter(context.getStateStore(names.zoneState()), context.getStateStore(names.scoresGlobal()),
+        context.taskId().partition(), settings.partitions());
+    startedMs = context.currentSystemTimeMs();
+    context.schedule(settings.emitInterval(), PunctuationType.WALL_CLOCK_TIME, this::tick);
   }
 
   @Override
   public void process(final Record<String, InstanceTelemetry> record) {
     final InstanceTelemetry sample = record.value();
-    if (sample == null || record.key() == null) {
+    final String id = record.key();
+    final double[] values = Metric.all(sample);
+    final InstanceStatus status = statuses.get(id);
+    windows.add(id, values, sample.getSampleTimeMs(), status == null ? -1 : status.getLatest().getSampleTimeMs());
+    if (status != null && status.getLatest().getSampleTimeMs() > sample.getSampleTimeMs()) {
       return;
     }
-    final InstanceScore previous = rows.get(record.key());
-    if (previous != null && previous.getLastTelemetryMs() > sample.getSampleTimeMs()) {
-      return;
-    }
-    rows.put(record.key(), scorer.score(sample, previous, context.currentSystemTimeMs()));
+    final long nowMs = outputs.now();
+    final WindowStats window = windows.current(id, sample.getSampleTimeMs());
+    final double[] smoothed = ewma.next(status == null ? null : toArray(status),
+        status == null ? 0 : sample.getSampleTimeMs() - status.getLatest().getSampleTimeMs(), values);
+    final Signals signals = new Signals(sample.getVramFragmentation(), window.mean(Metric.GPU_UTILIZATION),
+        window.mean(Metric.TOKEN_INTERVAL_STDDEV_MS), smoothed[Metric.TCP_RETRANSMIT_RATE.ordinal()],
+        sample.getKvWarmupLevel());
+    final Assessment assessment = machine.onSample(id, sample.getZone(), InstanceRows.machine(status), signals, nowMs);
+    outputs.publish(id, assessment);
+    final double zoneFactor = status != null && status.getRow() != null && status.getRow().getZonePenalised()
+        ? settings.zonePenaltyFactor() : 1.0;
+    final InstanceScore row = InstanceRows.row(sample, signals, smoothed, assessment.machine(),
+        fitter.model(fits.get(id)), zoneFactor, nowMs);
+    statuses.put(id, InstanceRows.remember(InstanceStatus.newBuilder(), assessment.machine())
+        .setLatest(sample).setLastSeenMs(nowMs).setEwma(toList(smoothed)).setRow(row).setChangedAtMs(nowMs)
+        .build());
   }
 
-  private void emitChanged(final long nowMs) {
-    try (KeyValueIterator<String, InstanceScore> all = rows.all()) {
+  private void tick(final long nowMs) {
+    final var verdicts = zones.assess(nowMs, outputs);
+    try (KeyValueIterator<String, InstanceStatus> all = statuses.all()) {
       while (all.hasNext()) {
-        final KeyValue<String, InstanceScore> row = all.next();
-        if (row.value.getUpdatedAtMs() > lastEmitMs) {
-          context.forward(new Record<>(row.key, row.value, nowMs));
-          emitLag.record(Math.max(0, nowMs - row.value.getLastTelemetryMs()));
+        final KeyValue<String, InstanceStatus> entry = all.next();
+        InstanceStatus status = entry.value;
+        final InstanceScore row = status.getRow();
+        final Assessment assessment = machine.onTick(entry.key, row.getZone(), InstanceRows.machine(status),
+            Math.max(status.getLastSeenMs(), startedMs), InstanceRows.signals(row), nowMs);
+        outputs.publish(entry.key, assessment);
+        final var verdict = verdicts.get(row.getZone());
+        final boolean penalised = verdict != null && verdict.penalised();
+        if (assessment.transition() == null && status.getChangedAtMs() <= lastEmitMs
+            && penalised == row.getZonePenalised()) {
+          continue;
         }
+        final InstanceScore next = InstanceRows.row(status.getLatest(), InstanceRows.signals(row),
+            toArray(status), assessment.machine(), fitter.model(fits.get(entry.key)),
+            penalised ? settings.zonePenaltyFactor() : 1.0, nowMs);
+        status = InstanceRows.remember(InstanceStatus.newBuilder(status), assessment.machine()).setRow(next).build();
+        statuses.put(entry.key, status);
+        outputs.row(entry.key, next);
+        emitLag.record(Math.max(0, nowMs - next.getLastTelemetryMs()));
       }
     }
     lastEmitMs = nowMs;
+  }
+
+  private static double[] toArray(final InstanceStatus status) {
+    return status.getEwma().stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  private static java.util.List<Double> toList(final double[] values) {
+    return java.util.Arrays.stream(values).boxed().toList();
   }
 }

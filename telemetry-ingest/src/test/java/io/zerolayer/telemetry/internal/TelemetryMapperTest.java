@@ -10,7 +10,7 @@ import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.telemetry.MetricsSamples;
 import io.zerolayer.telemetry.ScrapeTarget;
 import io.zerolayer.telemetry.TelemetryFields;
-import io.zerolayer.telemetry.TelemetryValidator;
+import io.zerolayer.contract.telemetry.TelemetryValidator;
 import io.zerolayer.telemetry.prometheus.PrometheusTextParser;
 import java.net.URI;
 import java.time.Duration;

@@ -4,12 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.zerolayer.runtime.QueryForwarder;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -19,10 +15,8 @@ import java.util.function.Supplier;
  */
 public final class SequenceResource {
 
-  private static final Duration FORWARD_TIMEOUT = Duration.ofSeconds(5);
-
   private final Supplier<SequenceQueries> queries;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(FORWARD_TIMEOUT).build();
+  private final QueryForwarder forwarder = new QueryForwarder();
 
   /**
    * @param queries the queries, or null until the app runs
@@ -47,7 +41,7 @@ public final class SequenceResource {
     if (lookup instanceof SequenceQueries.Found found) {
       ctx.json(found.sequence());
     } else if (lookup instanceof SequenceQueries.Elsewhere other) {
-      forward(ctx, other, id);
+      forwarder.forward(ctx, other.host(), other.port());
     } else if (lookup instanceof SequenceQueries.Unavailable why) {
       unavailable(ctx, why.reason());
     } else {
@@ -55,15 +49,7 @@ public final class SequenceResource {
     }
   }
 
-  private void forward(final Context ctx, final SequenceQueries.Elsewhere other, final String id)
-      throws IOException, InterruptedException {
-    final HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
-        URI.create("http://" + other.host() + ":" + other.port() + "/v1/sequences/" + id))
-        .timeout(FORWARD_TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
-    ctx.status(answer.statusCode()).contentType("application/json").result(answer.body());
-  }
-
   private static void unavailable(final Context ctx, final String reason) {
-    ctx.header("Retry-After", "1").status(503).json(Map.of("error", reason));
+    QueryForwarder.unavailable(ctx, reason);
   }
 }

@@ -1,4 +1,4 @@
-package io.zerolayer.telemetry;
+package io.zerolayer.contract.telemetry;
 
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.zerolayer.telemetry;
+package io.zerolayer.contract.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

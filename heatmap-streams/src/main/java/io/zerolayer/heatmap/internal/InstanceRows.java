@@ -1,0 +1,69 @@
+package io.zerolayer.heatmap.internal;
+
+import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceStatus;
+import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.avro.LatencyModel;
+
+/** Maps between an instance's stored status, the state machine and its heatmap row. */
+public final class InstanceRows {
+
+  private InstanceRows() {
+  }
+
+  /** The machine remembered in a status, or null for none. */
+  public static Machine machine(final InstanceStatus status) {
+    if (status == null) {
+      return null;
+    }
+    return new Machine(status.getState(), status.getStateSinceMs(), status.getWeight(), status.getReason(),
+        status.getCriticalSinceMs(), status.getCalmSinceMs(), status.getPreClearSent(), status.getCutOver(),
+        status.getNetworkDegraded());
+  }
+
+  /** Copies a machine into a status builder. */
+  public static InstanceStatus.Builder remember(final InstanceStatus.Builder status, final Machine machine) {
+    return status.setState(machine.state()).setStateSinceMs(machine.sinceMs()).setWeight(machine.weight())
+        .setReason(machine.reason()).setCriticalSinceMs(machine.criticalSinceMs())
+        .setCalmSinceMs(machine.calmSinceMs()).setPreClearSent(machine.preClearSent())
+        .setCutOver(machine.cutOver()).setNetworkDegraded(machine.networkDegraded());
+  }
+
+  /** The rules' inputs as a row shows them. */
+  public static Signals signals(final InstanceScore row) {
+    return new Signals(row.getVramFragmentation(), row.getGpuUtilization(), row.getTokenIntervalStddevMs(),
+        row.getTcpRetransmitRate(), row.getWarmupLevel());
+  }
+
+  /**
+   * The heatmap row of an instance.
+   *
+   * @param zoneFactor 1, or the zone penalty when the instance's zone is penalised
+   */
+  public static InstanceScore row(final InstanceTelemetry latest, final Signals signals, final double[] ewma,
+      final Machine machine, final LatencyModel model, final double zoneFactor, final long nowMs) {
+    final boolean penalised = zoneFactor < 1.0;
+    return InstanceScore.newBuilder()
+        .setInstanceId(latest.getInstanceId())
+        .setZone(latest.getZone())
+        .setModel(latest.getModel())
+        .setState(machine.state())
+        .setWeight(Math.max(0.0, Math.min(1.0, machine.weight() * zoneFactor)))
+        .setReason(penalised ? machine.reason() + "; zone " + latest.getZone() + " penalised" : machine.reason())
+        .setWarmupLevel(signals.warmupLevel())
+        .setGpuUtilization(signals.gpuUtilization())
+        .setVramFragmentation(signals.fragmentation())
+        .setTokenIntervalStddevMs(signals.tgsvMs())
+        .setTcpRetransmitRate(signals.retransmitRate())
+        .setQueueLength(latest.getQueueLength())
+        .setRunningRequests(latest.getRunningRequests())
+        .setDecodeTokensPerS(ewma[Metric.DECODE_TOKENS_PER_S.ordinal()])
+        .setZonePenalised(penalised)
+        .setNetworkDegraded(machine.networkDegraded())
+        .setCutOverInFlight(machine.cutOver())
+        .setLatencyModel(model)
+        .setLastTelemetryMs(latest.getSampleTimeMs())
+        .setUpdatedAtMs(nowMs)
+        .build();
+  }
+}

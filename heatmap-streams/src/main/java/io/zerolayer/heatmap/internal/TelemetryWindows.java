@@ -1,0 +1,134 @@
+package io.zerolayer.heatmap.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import com.tdunning.math.stats.MergingDigest;
+import com.tdunning.math.stats.TDigest;
+import io.zerolayer.contract.avro.TelemetryHistory;
+import io.zerolayer.contract.avro.TelemetrySlice;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
+
+/**
+ * Per-instance windowed statistics in two RocksDB window stores. Short windows (size S, advancing
+ * A) are kept as slices of length A holding the raw samples, so a sample is written once and a
+ * window's exact mean, max and percentile come from its S/A slices. History windows keep
+ * sums, maxes and a t-digest per metric; a slice is folded into its history window when the
+ * instance's next slice begins, so history is written once per slice rather than per sample
+ * (a sample arriving after its slice was folded reaches the short windows only).
+ */
+public final class TelemetryWindows {
+
+  static final double DIGEST_COMPRESSION = 50;
+
+  private final WindowStore<String, TelemetrySlice> slices;
+  private final WindowStore<String, TelemetryHistory> history;
+  private final long sizeMs;
+  private final long advanceMs;
+  private final long historyMs;
+
+  public TelemetryWindows(final WindowStore<String, TelemetrySlice> slices,
+      final WindowStore<String, TelemetryHistory> history, final Duration size, final Duration advance,
+      final Duration historyWindow) {
+    this.slices = requireNonNull(slices, "slices");
+    this.history = requireNonNull(history, "history");
+    this.sizeMs = size.toMillis();
+    this.advanceMs = advance.toMillis();
+    this.historyMs = historyWindow.toMillis();
+  }
+
+  /**
+   * Adds one sample's metrics.
+   *
+   * @param timeMs when the sample was taken
+   * @param previousMs when the instance's previous sample was taken, or -1 for none
+   */
+  public void add(final String instanceId, final double[] values, final long timeMs, final long previousMs) {
+    final long sliceStart = start(timeMs, advanceMs);
+    final TelemetrySlice slice = slices.fetch(instanceId, sliceStart);
+    final List<Double> raw = slice == null ? new ArrayList<>() : new ArrayList<>(slice.getValues());
+    for (final double value : values) {
+      raw.add(value);
+    }
+    slices.put(instanceId, new TelemetrySlice((slice == null ? 0 : slice.getSamples()) + 1, raw), sliceStart);
+    if (previousMs >= 0 && start(previousMs, advanceMs) < sliceStart) {
+      final long closed = start(previousMs, advanceMs);
+      final TelemetrySlice done = slices.fetch(instanceId, closed);
+      if (done != null) {
+        final long historyStart = start(closed, historyMs);
+        history.put(instanceId, fold(history.fetch(instanceId, historyStart), split(done)), historyStart);
+      }
+    }
+  }
+
+  /** The short window that ends with the slice holding {@code timeMs}. */
+  public WindowStats current(final String instanceId, final long timeMs) {
+    final long lastSlice = start(timeMs, advanceMs);
+    final long from = lastSlice - sizeMs + advanceMs;
+    final List<double[]> samples = new ArrayList<>();
+    try (WindowStoreIterator<TelemetrySlice> it = slices.fetch(instanceId, from, lastSlice)) {
+      it.forEachRemaining(entry -> samples.addAll(split(entry.value)));
+    }
+    return WindowStats.of(from, lastSlice + advanceMs, samples);
+  }
+
+  /** The raw samples of a slice, each a {@link Metric}-ordered array. */
+  public static List<double[]> split(final TelemetrySlice slice) {
+    final List<double[]> samples = new ArrayList<>(slice.getSamples());
+    final List<Double> values = slice.getValues();
+    for (int s = 0; s < slice.getSamples(); s++) {
+      final double[] sample = new double[Metric.COUNT];
+      for (int m = 0; m < Metric.COUNT; m++) {
+        sample[m] = values.get(s * Metric.COUNT + m);
+      }
+      samples.add(sample);
+    }
+    return samples;
+  }
+
+  /** The statistics of a history window. */
+  public static WindowStats stats(final long startMs, final long endMs, final TelemetryHistory window) {
+    final int n = Metric.COUNT;
+    final double[] means = new double[n];
+    final double[] maxes = new double[n];
+    final double[] p95s = new double[n];
+    for (int m = 0; m < n; m++) {
+      means[m] = window.getSums().get(m) / Math.max(1, window.getSamples());
+      maxes[m] = window.getMaxes().get(m);
+      p95s[m] = MergingDigest.fromBytes(window.getDigests().get(m).duplicate()).quantile(WindowStats.PERCENTILE);
+    }
+    return new WindowStats(startMs, endMs, window.getSamples(), means, maxes, p95s);
+  }
+
+  private static TelemetryHistory fold(final TelemetryHistory window, final List<double[]> samples) {
+    final List<Double> sums = window == null ? new ArrayList<>(Collections.nCopies(Metric.COUNT, 0.0))
+        : new ArrayList<>(window.getSums());
+    final List<Double> maxes = window == null
+        ? new ArrayList<>(Collections.nCopies(Metric.COUNT, Double.NEGATIVE_INFINITY))
+        : new ArrayList<>(window.getMaxes());
+    final List<ByteBuffer> digests = new ArrayList<>(Metric.COUNT);
+    for (int m = 0; m < Metric.COUNT; m++) {
+      final TDigest digest = window == null ? new MergingDigest(DIGEST_COMPRESSION)
+          : MergingDigest.fromBytes(window.getDigests().get(m).duplicate());
+      for (final double[] values : samples) {
+        sums.set(m, sums.get(m) + values[m]);
+        maxes.set(m, Math.max(maxes.get(m), values[m]));
+        digest.add(values[m]);
+      }
+      final ByteBuffer bytes = ByteBuffer.allocate(digest.smallByteSize());
+      digest.asSmallBytes(bytes);
+      bytes.flip();
+      digests.add(bytes);
+    }
+    return new TelemetryHistory((window == null ? 0L : window.getSamples()) + samples.size(), sums, maxes, digests);
+  }
+
+  private static long start(final long timeMs, final long sizeMs) {
+    return timeMs - Math.floorMod(timeMs, sizeMs);
+  }
+}

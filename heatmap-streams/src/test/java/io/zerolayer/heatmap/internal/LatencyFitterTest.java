@@ -1,0 +1,85 @@
+package io.zerolayer.heatmap.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.contract.avro.LatencyFit;
+import io.zerolayer.contract.avro.LatencyModel;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class LatencyFitterTest {
+
+  private static final LatencyModel DEFAULTS = LatencyModel.newBuilder().setLatencyInterceptMs(40)
+      .setLatencyPerInputTokenMs(0.1).setLatencyPerOutputTokenMs(20).setTtftInterceptMs(40)
+      .setTtftPerInputTokenMs(0.1).setTtftPerOutputTokenMs(0).setSamples(0).build();
+
+  private final LatencyFitter fitter = new LatencyFitter(300_000, 10, DEFAULTS);
+
+  @Test
+  void shouldRecoverKnownCoefficientsWithin5PercentFromNoisyCompletions() {
+    // latency = 120 + 0.35 in + 18 out, TTFT = 45 + 0.3 in, each with +-10 ms of jitter
+    final Random random = new Random(7);
+    LatencyFit fit = null;
+    for (int i = 0; i < 500; i++) {
+      final int in = 20 + random.nextInt(3000);
+      final int out = 1 + random.nextInt(600);
+      fit = fitter.add(fit, in, out, 120 + 0.35 * in + 18 * out + jitter(random), 45 + 0.3 * in + jitter(random),
+          1_000L * i);
+    }
+
+    final LatencyModel model = fitter.model(fit);
+
+    assertThat(model.getLatencyInterceptMs()).isBetween(120 * 0.95, 120 * 1.05);
+    assertThat(model.getLatencyPerInputTokenMs()).isBetween(0.35 * 0.95, 0.35 * 1.05);
+    assertThat(model.getLatencyPerOutputTokenMs()).isBetween(18 * 0.95, 18 * 1.05);
+    assertThat(model.getTtftInterceptMs()).isBetween(45 * 0.95, 45 * 1.05);
+    assertThat(model.getTtftPerInputTokenMs()).isBetween(0.3 * 0.95, 0.3 * 1.05);
+    assertThat(model.getSamples()).isEqualTo(500);
+  }
+
+  private static double jitter(final Random random) {
+    return 20 * (random.nextDouble() - 0.5);
+  }
+
+  @Test
+  void shouldFollowAnInstanceThatSlowsDownAsOldCompletionsDecay() {
+    final Random random = new Random(11);
+    LatencyFit fit = null;
+    long at = 0;
+    for (int i = 0; i < 300; i++, at += 1_000) {
+      final int in = 50 + random.nextInt(1000);
+      final int out = 1 + random.nextInt(300);
+      fit = fitter.add(fit, in, out, 100 + 0.2 * in + 10 * out, 40 + 0.2 * in, at);
+    }
+    // an hour later (12 half-lives) the instance decodes at 30 ms per token
+    at += 3_600_000;
+    for (int i = 0; i < 50; i++, at += 1_000) {
+      final int in = 50 + random.nextInt(1000);
+      final int out = 1 + random.nextInt(300);
+      fit = fitter.add(fit, in, out, 100 + 0.2 * in + 30 * out, 40 + 0.2 * in, at);
+    }
+
+    assertThat(fitter.model(fit).getLatencyPerOutputTokenMs()).isBetween(30 * 0.95, 30 * 1.05);
+  }
+
+  @Test
+  void shouldKeepTheDefaultsUntilThereAreEnoughCompletions() {
+    LatencyFit fit = null;
+    for (int i = 0; i < 9; i++) {
+      fit = fitter.add(fit, 100 * i, 10 * i, 500, 50, i);
+    }
+    assertThat(fitter.model(fit)).isEqualTo(DEFAULTS);
+  }
+
+  @Test
+  void shouldKeepTheDefaultsWhenTheCompletionsCannotSeparateTheCoefficients() {
+    LatencyFit fit = null;
+    for (int i = 0; i < 50; i++) {
+      // every completion has the same shape: input and output effects cannot be told apart
+      fit = fitter.add(fit, 100, 10, 500, 50, i);
+    }
+    final LatencyModel model = fitter.model(fit);
+    assertThat(model.getLatencyInterceptMs() + 100 * model.getLatencyPerInputTokenMs()
+        + 10 * model.getLatencyPerOutputTokenMs()).isBetween(499.0, 501.0);
+  }
+}

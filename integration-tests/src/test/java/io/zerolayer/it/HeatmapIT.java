@@ -1,0 +1,173 @@
+package io.zerolayer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.kafka.CloudEventDeserializer;
+import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceState;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.heatmap.HeatmapApp;
+import io.zerolayer.heatmap.HeatmapConfig;
+import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.runtime.StreamsApp;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(TestCluster.class)
+class HeatmapIT {
+
+  private static final List<String> INSTANCES = List.of("gpu-0", "gpu-1", "gpu-2", "gpu-3");
+  private static final Duration EMIT_INTERVAL = Duration.ofMillis(200);
+  private final ObjectMapper json = new ObjectMapper();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void shouldEjectAnInstanceWhoseFragmentationStaysAt99PercentAndReturnItToHealthyOnRecovery(
+      final TestCluster.Handle cluster) throws Exception {
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    try (ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        StreamsApp heatmap = heatmap(settings, cluster.stateDir(catalogue).resolve("a"), catalogue);
+        RecordCollector<String, InstanceScore> scores = new RecordCollector<>(settings,
+            catalogue.name(Topics.INSTANCE_SCORES), new StringDeserializer(),
+            serdes.value(Topics.INSTANCE_SCORES).deserializer());
+        RecordCollector<String, CloudEvent> events = new RecordCollector<>(settings,
+            catalogue.name(Topics.STATUS_CHANGED), new StringDeserializer(), new CloudEventDeserializer());
+        TelemetryFeed feed = new TelemetryFeed(settings, catalogue, serdes, INSTANCES)) {
+      heatmap.awaitRunning(Duration.ofSeconds(60));
+      scores.awaitUntil(rows -> healthy(rows, "gpu-1"), Duration.ofSeconds(30));
+
+      // When gpu-1's fragmentation jumps to 99 % and stays there
+      final long jumpMs = System.currentTimeMillis();
+      feed.fragmentation("gpu-1", 0.99);
+
+      // Then every row from a sample after the jump has weight 0, the first one within one emit interval
+      final List<ConsumerRecord<String, InstanceScore>> ejected = scores.awaitUntil(
+          rows -> first(rows, jumpMs, InstanceState.EJECTED) != null, Duration.ofSeconds(10));
+      final InstanceScore firstZero = first(ejected, jumpMs, null);
+      assertThat(ejected).map(ConsumerRecord::value)
+          .filteredOn(row -> row.getInstanceId().equals("gpu-1") && row.getLastTelemetryMs() >= jumpMs)
+          .allSatisfy(row -> assertThat(row.getWeight()).isZero());
+      final long firstZeroLag = firstZero.getUpdatedAtMs() - firstZero.getLastTelemetryMs();
+      assertThat(firstZeroLag).isLessThanOrEqualTo(EMIT_INTERVAL.toMillis() + 100);
+      // and it is EJECTED within 3.5 s
+      assertThat(first(ejected, jumpMs, InstanceState.EJECTED).getUpdatedAtMs() - jumpMs).isLessThanOrEqualTo(3_500);
+
+      // and a CloudEvents consumer parses the transition
+      final CloudEvent event = events.awaitUntil(all -> eventTo(all, "EJECTED") != null, Duration.ofSeconds(10))
+          .stream().map(ConsumerRecord::value).filter(e -> "EJECTED".equals(data(e).get("newState").asText()))
+          .findFirst().orElseThrow();
+      assertThat(event.getType()).isEqualTo("routing_status_changed");
+      assertThat(event.getSubject()).isEqualTo("gpu-1");
+      assertThat(data(event).get("oldState").asText()).isEqualTo("UNAVAILABLE");
+      assertThat(data(event).get("metrics").get("vramFragmentation").asDouble()).isEqualTo(0.99);
+
+      // and the interactive query shows the new state
+      final int port = heatmap.server().port();
+      assertThat(get(port, "/v1/instances/gpu-1").get("state").asText()).isEqualTo("EJECTED");
+
+      // When it recovers, it returns to healthy (through RECOVERING)
+      feed.fragmentation("gpu-1", 0.30);
+      Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+          .until(() -> "HEALTHY".equals(get(port, "/v1/instances/gpu-1").get("state").asText()));
+      Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(events.records())
+          .map(ConsumerRecord::value).filteredOn(e -> "gpu-1".equals(e.getSubject()))
+          .map(e -> data(e).get("newState").asText()).containsSubsequence("EJECTED", "RECOVERING", "HEALTHY"));
+    }
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void shouldAnswerEveryInstanceFromEitherOfTwoAppInstancesByForwarding(final TestCluster.Handle cluster)
+      throws Exception {
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    final List<String> many = List.of("gpu-0", "gpu-1", "gpu-2", "gpu-3", "gpu-4", "gpu-5", "gpu-6", "gpu-7");
+    final Path stateDir = cluster.stateDir(catalogue);
+    try (ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        StreamsApp first = heatmap(settings, stateDir.resolve("a"), catalogue);
+        StreamsApp second = heatmap(settings, stateDir.resolve("b"), catalogue);
+        TelemetryFeed feed = new TelemetryFeed(settings, catalogue, serdes, many)) {
+      first.awaitRunning(Duration.ofSeconds(90));
+      second.awaitRunning(Duration.ofSeconds(90));
+      // Given both app instances hold some of the instances' partitions
+      Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
+          !first.streams().metadataForLocalThreads().iterator().next().activeTasks().isEmpty()
+              && !second.streams().metadataForLocalThreads().iterator().next().activeTasks().isEmpty());
+
+      // Then each answers for every instance, and the whole heatmap and zones
+      for (final StreamsApp app : List.of(first, second)) {
+        final int port = app.server().port();
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+          for (final String id : many) {
+            assertThat(get(port, "/v1/instances/" + id).get("instanceId").asText()).isEqualTo(id);
+            assertThat(get(port, "/v1/instances/" + id + "/history?windows=short").size()).isPositive();
+          }
+          assertThat(get(port, "/v1/heatmap").size()).isEqualTo(many.size());
+          assertThat(get(port, "/v1/zones").get(0).get("members").asInt()).isEqualTo(many.size());
+        });
+      }
+    }
+  }
+
+  private static StreamsApp heatmap(final ClusterSettings settings, final Path stateDir,
+      final TopicCatalogue catalogue) {
+    return HeatmapApp.start(settings, new HeatmapConfig(Map.of(
+        HeatmapConfig.APPLICATION_ID, catalogue.name(Topics.TELEMETRY) + "-heatmap",
+        HeatmapConfig.STATE_DIR, stateDir.toString(),
+        HeatmapConfig.HTTP_PORT, 0,
+        HeatmapConfig.EMIT_INTERVAL_MS, EMIT_INTERVAL.toMillis())), "127.0.0.1");
+  }
+
+  private static boolean healthy(final List<ConsumerRecord<String, InstanceScore>> rows, final String id) {
+    return rows.stream().anyMatch(r -> r.value().getInstanceId().equals(id)
+        && r.value().getState() == InstanceState.HEALTHY);
+  }
+
+  /** The first row of gpu-1 from a sample after {@code afterMs} (in the given state, if any). */
+  private static InstanceScore first(final List<ConsumerRecord<String, InstanceScore>> rows, final long afterMs,
+      final InstanceState state) {
+    return rows.stream().map(ConsumerRecord::value)
+        .filter(row -> row.getInstanceId().equals("gpu-1") && row.getLastTelemetryMs() >= afterMs)
+        .filter(row -> state == null || row.getState() == state).findFirst().orElse(null);
+  }
+
+  private CloudEvent eventTo(final List<ConsumerRecord<String, CloudEvent>> all, final String state) {
+    return all.stream().map(ConsumerRecord::value).filter(e -> state.equals(data(e).get("newState").asText()))
+        .findFirst().orElse(null);
+  }
+
+  private JsonNode data(final CloudEvent event) {
+    try {
+      return json.readTree(event.getData().toBytes());
+    } catch (final java.io.IOException e) {
+      throw new IllegalStateException("Status event data is not JSON: " + e.getMessage(), e);
+    }
+  }
+
+  private JsonNode get(final int port, final String path) throws Exception {
+    final HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as("GET %s: %s", path, answer.body()).isEqualTo(200);
+    return json.readTree(answer.body());
+  }
+}

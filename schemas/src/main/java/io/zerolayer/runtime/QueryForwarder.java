@@ -1,0 +1,42 @@
+package io.zerolayer.runtime;
+
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Interactive-query plumbing shared by the apps' HTTP resources: asks the app instance that holds
+ * a key the same question, and answers 503 with {@code Retry-After} while stores move. A query is
+ * forwarded at most once, so two instances that disagree during a rebalance cannot bounce it.
+ */
+public final class QueryForwarder {
+
+  /** Marks a forwarded query. */
+  public static final String FORWARDED_HEADER = "X-Zerolayer-Forwarded";
+  private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
+  /** Answers the query with the answer of the instance at {@code host:port}. */
+  public void forward(final Context ctx, final String host, final int port) throws IOException, InterruptedException {
+    if (ctx.header(FORWARDED_HEADER) != null) {
+      unavailable(ctx, "the key is moving between instances of the app");
+      return;
+    }
+    final String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
+    final HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
+            URI.create("http://" + host + ":" + port + ctx.path() + query))
+        .header(FORWARDED_HEADER, "1").timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+    ctx.status(answer.statusCode()).contentType("application/json").result(answer.body());
+  }
+
+  /** 503: ask again in a second. */
+  public static void unavailable(final Context ctx, final String reason) {
+    ctx.header("Retry-After", "1").status(503).json(Map.of("error", reason));
+  }
+}
