@@ -1,6 +1,6 @@
 package io.zerolayer.router;
 
-import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.router.policy.RoutingPolicies;
 import io.zerolayer.router.tenant.TenantDirectory;
 import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
@@ -27,7 +27,8 @@ public final class RouterApp {
       final boolean ready = router != null && router.isReady();
       ctx.status(ready ? 200 : 503).result(ready ? "ready" : "reading the heatmap");
     })).start("0.0.0.0", config.httpPort());
-    final Router router = new Router(cluster, config, new LatencyAwarePolicy(), tenants, server.registry());
+    final Router router = new Router(cluster, config, RoutingPolicies.named(config.policyName()), tenants,
+        server.registry());
     running.set(router);
     // A router that stopped on an error must not linger as a healthy-looking process.
     router.failure().thenRun(() -> System.exit(1));

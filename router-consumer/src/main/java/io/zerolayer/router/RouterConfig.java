@@ -1,5 +1,6 @@
 package io.zerolayer.router;
 
+import io.zerolayer.router.policy.RoutingPolicies;
 import io.zerolayer.runtime.EnvironmentConfig;
 import java.nio.file.Path;
 import java.util.Map;
@@ -9,6 +10,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.ValidString;
 
 /** Router settings; each key can also come from its {@code ZEROLAYER_...} variable. */
 public final class RouterConfig extends AbstractConfig {
@@ -22,6 +24,7 @@ public final class RouterConfig extends AbstractConfig {
   public static final String TENANTS_FILE = "router.tenants.file";
   public static final String SESSION_TIMEOUT_MS = "router.session.timeout.ms";
   public static final String TRANSACTION_TIMEOUT_MS = "router.transaction.timeout.ms";
+  public static final String POLICY = "router.policy";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(ROUTER_ID, Type.STRING, "", Importance.HIGH,
@@ -41,7 +44,11 @@ public final class RouterConfig extends AbstractConfig {
       .define(SESSION_TIMEOUT_MS, Type.INT, 6_000, Range.between(1_000, 300_000), Importance.MEDIUM,
           "Consumer session timeout: how soon the other routers take over a dead router's requests, in ms.")
       .define(TRANSACTION_TIMEOUT_MS, Type.INT, 10_000, Range.between(1_000, 900_000), Importance.MEDIUM,
-          "Transaction timeout: how soon a dead router's open transaction is aborted, in ms.");
+          "Transaction timeout: how soon a dead router's open transaction is aborted, in ms.")
+      .define(POLICY, Type.STRING, RoutingPolicies.DEFAULT,
+          ValidString.in(RoutingPolicies.NAMES.toArray(String[]::new)), Importance.MEDIUM,
+          "Routing policy: zerolayer (latency-aware), or a baseline to compare it with:"
+              + " round-robin, least-outstanding, p2c (power of two choices), epp (endpoint picker).");
 
   public RouterConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
@@ -93,5 +100,10 @@ public final class RouterConfig extends AbstractConfig {
 
   public int transactionTimeoutMs() {
     return getInt(TRANSACTION_TIMEOUT_MS);
+  }
+
+  /** The routing policy's name, one of {@link RoutingPolicies#NAMES}. */
+  public String policyName() {
+    return getString(POLICY);
   }
 }

@@ -13,6 +13,8 @@ import java.util.List;
  */
 public final class LatencyAwarePolicy implements RoutingPolicy {
 
+  public static final String NAME = "zerolayer";
+
   @Override
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
     final List<Candidate> healthyZones = new ArrayList<>();
@@ -41,6 +43,6 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
 
   @Override
   public String name() {
-    return "zerolayer";
+    return NAME;
   }
 }

@@ -1,0 +1,43 @@
+package io.zerolayer.router.policy;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+/**
+ * The routing policies a router can run, by the name they carry in decisions and benchmark tables.
+ * Whatever the policy, the router's decider then passes over a ranked instance that the heatmap
+ * marks unusable at dispatch time, and pre-warms a cold one: the baselines rank as the balancers
+ * they imitate do, but their dispatches get those two of Zerolayer's checks.
+ */
+public final class RoutingPolicies {
+
+  /** Zerolayer's own policy, the default. */
+  public static final String DEFAULT = LatencyAwarePolicy.NAME;
+
+  /** Every name {@link #named} knows, the default first. */
+  public static final List<String> NAMES = List.of(LatencyAwarePolicy.NAME, RoundRobinPolicy.NAME,
+      LeastOutstandingPolicy.NAME, PowerOfTwoChoicesPolicy.NAME, EndpointPickerPolicy.NAME);
+
+  private RoutingPolicies() {
+  }
+
+  /**
+   * A new policy of that name. New on every call because some policies keep state (a cycle, a
+   * random generator) confined to the one router thread that uses them.
+   *
+   * @throws IllegalArgumentException when no policy has that name; the message lists the names
+   */
+  public static RoutingPolicy named(final String name) {
+    requireNonNull(name, "name");
+    return switch (name) {
+      case LatencyAwarePolicy.NAME -> new LatencyAwarePolicy();
+      case RoundRobinPolicy.NAME -> new RoundRobinPolicy();
+      case LeastOutstandingPolicy.NAME -> new LeastOutstandingPolicy();
+      case PowerOfTwoChoicesPolicy.NAME -> new PowerOfTwoChoicesPolicy();
+      case EndpointPickerPolicy.NAME -> new EndpointPickerPolicy();
+      default -> throw new IllegalArgumentException("Unknown routing policy '" + name + "': use one of "
+          + String.join(", ", NAMES));
+    };
+  }
+}
