@@ -1,24 +1,25 @@
 package io.zerolayer.fleet;
 
+import static java.util.Objects.requireNonNull;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.runtime.ClusterSettings;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** A set of simulated instances spread over zones. */
 public final class Fleet implements AutoCloseable {
 
   private final List<SimulatedInstance> instances;
-  private final List<String> ids;
   private final Map<String, SimulatedGpu> gpus;
 
-  private Fleet(final List<SimulatedInstance> instances, final List<String> ids, final Map<String, SimulatedGpu> gpus) {
+  private Fleet(final List<SimulatedInstance> instances, final Map<String, SimulatedGpu> gpus) {
     this.instances = instances;
-    this.ids = List.copyOf(ids);
-    this.gpus = Map.copyOf(gpus);
+    this.gpus = gpus;
   }
 
   /**
@@ -34,30 +35,63 @@ public final class Fleet implements AutoCloseable {
    */
   public static Fleet start(final ClusterSettings cluster, final String idPrefix, final int size,
       final List<String> zones, final GpuProfile profile, final MeterRegistry meters) {
+    return start(cluster, idPrefix, size, zones, profile, meters, Set.of());
+  }
+
+  /**
+   * Starts {@code size} instances named {@code <idPrefix>0..}, round-robin over {@code zones};
+   * those in {@code coldIds} start cold (loading weights), the others warm.
+   *
+   * @throws IllegalArgumentException when a cold id is not one of the fleet's
+   */
+  public static Fleet start(final ClusterSettings cluster, final String idPrefix, final int size,
+      final List<String> zones, final GpuProfile profile, final MeterRegistry meters, final Set<String> coldIds) {
+    requireNonNull(coldIds, "coldIds");
+    final List<String> ids = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      ids.add(idPrefix + i);
+    }
+    if (!ids.containsAll(coldIds)) {
+      throw new IllegalArgumentException("Cold instances " + coldIds + " are not all in this fleet; it has " + ids);
+    }
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
     final List<SimulatedInstance> instances = new ArrayList<>();
-    final List<String> ids = new ArrayList<>();
-    final Map<String, SimulatedGpu> gpus = new HashMap<>();
+    final Map<String, SimulatedGpu> gpus = new LinkedHashMap<>();
     for (int i = 0; i < size; i++) {
-      final String id = idPrefix + i;
-      final SimulatedGpu gpu = new SimulatedGpu(id, zones.get(i % zones.size()), "sim-8b", profile, true);
+      final String id = ids.get(i);
+      final SimulatedGpu gpu = new SimulatedGpu(id, zones.get(i % zones.size()), "sim-8b", profile,
+          !coldIds.contains(id));
       instances.add(new SimulatedInstance(gpu, id, profile, cluster, serdes, meters));
-      ids.add(id);
       gpus.put(id, gpu);
     }
-    return new Fleet(instances, ids, gpus);
+    return new Fleet(instances, gpus);
   }
 
   /** The instance ids. */
   public List<String> instanceIds() {
-    return ids;
+    return List.copyOf(gpus.keySet());
+  }
+
+  /** The zones the instances run in, in the order they were first used. */
+  public List<String> zones() {
+    return gpus.values().stream().map(SimulatedGpu::zone).distinct().toList();
+  }
+
+  /** The zone an instance runs in. */
+  public String zoneOf(final String instanceId) {
+    return gpu(instanceId).zone();
+  }
+
+  /** The ids of the instances in {@code zone}; empty when none runs there. */
+  public List<String> instancesIn(final String zone) {
+    return gpus.values().stream().filter(gpu -> gpu.zone().equals(zone)).map(SimulatedGpu::instanceId).toList();
   }
 
   /** One instance's simulated GPU, for fault injection. */
   public SimulatedGpu gpu(final String instanceId) {
     final SimulatedGpu gpu = gpus.get(instanceId);
     if (gpu == null) {
-      throw new IllegalArgumentException("No instance " + instanceId + " in this fleet; it has " + ids);
+      throw new IllegalArgumentException("No instance " + instanceId + " in this fleet; it has " + instanceIds());
     }
     return gpu;
   }

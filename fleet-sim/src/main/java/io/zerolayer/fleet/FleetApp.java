@@ -1,8 +1,11 @@
 package io.zerolayer.fleet;
 
+import io.zerolayer.fleet.fault.FaultInjector;
+import io.zerolayer.fleet.fault.FaultSchedule;
 import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +15,13 @@ import java.util.Map;
  * {@code ZEROLAYER_FLEET_ZONES} (comma-separated, default {@code zone-a,zone-b}) and
  * {@code ZEROLAYER_FLEET_ID_PREFIX} (default {@code gpu-}) shape it; its
  * metrics are served on {@code ZEROLAYER_FLEET_HTTP_PORT} (default 8085).
+ * {@code --faults <schedule>} (or {@code ZEROLAYER_FLEET_FAULTS}, default none) injects faults,
+ * timed from the fleet's start, in {@link FaultSchedule}'s grammar, e.g.
+ * {@code oom@20s:gpu-3, zone-loss@40s:zone-b, recover@60s:gpu-3}.
  */
 public final class FleetApp {
+
+  private static final String FAULTS_OPTION = "--faults";
 
   private FleetApp() {
   }
@@ -23,10 +31,39 @@ public final class FleetApp {
     final int size = Integer.parseInt(env.getOrDefault("ZEROLAYER_FLEET_INSTANCES", "4"));
     final List<String> zones = Arrays.asList(env.getOrDefault("ZEROLAYER_FLEET_ZONES", "zone-a,zone-b").split(","));
     final int port = Integer.parseInt(env.getOrDefault("ZEROLAYER_FLEET_HTTP_PORT", "8085"));
+    final FaultSchedule faults =
+        FaultSchedule.parse(faultsOption(args, env.getOrDefault("ZEROLAYER_FLEET_FAULTS", "")));
     final MetricsServer server = new MetricsServer("fleet-sim", http -> { }).start("0.0.0.0", port);
-    ShutdownSignal.awaitThenClose("fleet-sim",
-        Fleet.start(ClusterSettings.fromEnvironment(env), env.getOrDefault("ZEROLAYER_FLEET_ID_PREFIX", "gpu-"), size,
-            zones, GpuProfile.standard(), server.registry()),
-        server);
+    final Fleet fleet = Fleet.start(ClusterSettings.fromEnvironment(env),
+        env.getOrDefault("ZEROLAYER_FLEET_ID_PREFIX", "gpu-"), size, zones, GpuProfile.standard(), server.registry());
+    final FaultInjector injector;
+    try {
+      injector = new FaultInjector(fleet, faults);
+    } catch (final IllegalArgumentException e) {
+      fleet.close();
+      server.close();
+      throw e;
+    }
+    injector.start(Instant.now());
+    ShutdownSignal.awaitThenClose("fleet-sim", injector, fleet, server);
+  }
+
+  /** The schedule given as {@code --faults <schedule>} or {@code --faults=<schedule>}, else {@code fallback}. */
+  private static String faultsOption(final String[] args, final String fallback) {
+    String schedule = fallback;
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].startsWith(FAULTS_OPTION + "=")) {
+        schedule = args[i].substring(FAULTS_OPTION.length() + 1);
+      } else if (args[i].equals(FAULTS_OPTION)) {
+        if (i + 1 == args.length) {
+          throw new IllegalArgumentException(FAULTS_OPTION + " needs a schedule: " + FaultSchedule.ENTRY_FORM);
+        }
+        schedule = args[++i];
+      } else {
+        throw new IllegalArgumentException("Unknown argument '" + args[i] + "'; usage: FleetApp ["
+            + FAULTS_OPTION + " <schedule>], schedule entries of the form " + FaultSchedule.ENTRY_FORM);
+      }
+    }
+    return schedule;
   }
 }

@@ -8,140 +8,153 @@ import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.tokenbuffer.worker.InferenceEngine;
 import io.zerolayer.tokenbuffer.worker.TokenSink;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Optional;
+import java.util.Random;
 
 /**
  * One simulated continuous-batching server: at most {@code maxBatch} sequences decode at once,
  * the rest queue; prefill grows with the prompt, each decode step with the batch; a cold
- * instance prefills slower until it has warmed up. Its telemetry is derived from that state.
+ * instance is slower until it has warmed up. Its telemetry is derived from that state. Faults
+ * are injected through its methods ({@link #oom()}, {@link #loseNetwork(double)},
+ * {@link #coldRestart()}, {@link #stall()}, {@link #crash()}) and show in both.
  */
-public final class SimulatedGpu implements InferenceEngine {
-
-  private static final double COLD_PREFILL_PENALTY_MS = 2_000;
-  private static final long VRAM_BASE_BYTES = 16L << 30;
-  private static final long VRAM_PER_SEQUENCE_BYTES = 512L << 20;
-  private static final double STALL_POLL_MS = 10;
+public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
 
   private final String instanceId;
   private final String zone;
-  private final String model;
-  private final GpuProfile profile;
-  private final Semaphore batch;
-  private final AtomicInteger queued = new AtomicInteger();
-  private final AtomicInteger running = new AtomicInteger();
+  private final SimClock clock;
+  private final GpuLoad load = new GpuLoad();
+  private final GpuHealth health;
   private final TokenCadence cadence = new TokenCadence();
-  private volatile long warmingSinceMs;
-  private volatile boolean stalled;
+  private final ContinuousBatcher batcher;
+  private final GpuTelemetry telemetry;
 
   /**
+   * A GPU on the system clock.
+   *
    * @param warm whether the instance starts warm; a cold one starts loading when it starts
    */
   public SimulatedGpu(final String instanceId, final String zone, final String model, final GpuProfile profile,
       final boolean warm) {
-    this.instanceId = requireNonNull(instanceId, "instanceId");
-    this.zone = requireNonNull(zone, "zone");
-    this.model = requireNonNull(model, "model");
-    this.profile = requireNonNull(profile, "profile");
-    this.batch = new Semaphore(profile.maxBatch(), true);
-    this.warmingSinceMs = warm ? System.currentTimeMillis() - profile.warmUp().toMillis() : System.currentTimeMillis();
+    this(instanceId, zone, model, profile, warm, SimClock.system());
   }
 
+  /**
+   * @param warm whether the instance starts warm; a cold one starts loading when it starts
+   * @param clock the time it lives in; its random delays are seeded from {@code instanceId}
+   */
+  public SimulatedGpu(final String instanceId, final String zone, final String model, final GpuProfile profile,
+      final boolean warm, final SimClock clock) {
+    this.instanceId = requireNonNull(instanceId, "instanceId");
+    this.zone = requireNonNull(zone, "zone");
+    this.clock = requireNonNull(clock, "clock");
+    this.health = new GpuHealth(profile.warmUp().toMillis(), warm, clock.millis());
+    final GpuPacing pacing = new GpuPacing(profile, load, health, clock, new Random(instanceId.hashCode()));
+    this.batcher = new ContinuousBatcher(instanceId, profile, clock, load, health, cadence, pacing);
+    this.telemetry = new GpuTelemetry(instanceId, zone, model, profile, load, health, cadence, clock,
+        new Random(~instanceId.hashCode()));
+  }
+
+  /** The instance this GPU serves. */
+  public String instanceId() {
+    return instanceId;
+  }
+
+  /** The zone the instance runs in. */
+  public String zone() {
+    return zone;
+  }
+
+  /**
+   * @throws GenerationFailedException when the KV cache is out of memory as the sequence is
+   *     admitted, or the instance restarts while the sequence is in flight
+   */
   @Override
-  public String generate(final DispatchTask task, final TokenSink sink) throws InterruptedException {
-    queued.incrementAndGet();
-    try {
-      batch.acquire();
-    } finally {
-      queued.decrementAndGet();
+  public String generate(final DispatchTask task, final TokenSink sink)
+      throws InterruptedException, GenerationFailedException {
+    return batcher.generate(task, sink);
+  }
+
+  /**
+   * Fault: the KV cache runs out of memory. Fragmentation climbs to 99 % within a second and
+   * stays there, every telemetry sample reports allocation errors, and each sequence admitted
+   * into the batch from now on fails while those already running go on; until
+   * {@link #recover()} or {@link #coldRestart()}.
+   */
+  public void oom() {
+    health.outOfMemory(clock.millis());
+  }
+
+  /** Ends an {@link #oom()} and a {@link #stall()}; a {@link #crash()} only ends with a cold restart. */
+  public void recover() {
+    health.recover();
+  }
+
+  /**
+   * Fault: the instance's network loses {@code packetLoss} of its packets until
+   * {@link #restoreNetwork()}. TCP retransmits rise to about that rate, the NCCL ring slows, and
+   * each chunk of tokens is held back a random 0 to {@code packetLoss * 533} ms (0-80 ms at 15 %).
+   */
+  public void loseNetwork(final double packetLoss) {
+    if (!(packetLoss >= 0.0 && packetLoss <= 1.0)) {
+      throw new IllegalArgumentException("packetLoss is a fraction in [0, 1], was " + packetLoss);
     }
-    running.incrementAndGet();
-    sink.started();
-    try {
-      sleep(prefillMs(task.getInputTokens()));
-      final int length = TextModel.length(task.getPrompt(), task.getSeed(), task.getMaxOutputTokens());
-      final List<String> pending = new ArrayList<>(profile.tokensPerChunk());
-      long previous = System.nanoTime();
-      for (int i = task.getResumeFromIndex(); i < length && !sink.cancelled(); i++) {
-        sleep(profile.decodeBaseMs() + profile.decodePerSequenceMs() * running.get());
-        while (stalled && !sink.cancelled()) {
-          sleep(STALL_POLL_MS);
-        }
-        if (sink.cancelled()) {
-          break;
-        }
-        pending.add(TextModel.token(task.getPrompt(), task.getSeed(), i));
-        final long now = System.nanoTime();
-        cadence.interval(now - previous);
-        previous = now;
-        if (pending.size() == profile.tokensPerChunk()) {
-          sink.emit(List.copyOf(pending));
-          pending.clear();
-        }
-      }
-      sink.emit(List.copyOf(pending));
-      return length < task.getMaxOutputTokens() ? "stop" : "length";
-    } finally {
-      running.decrementAndGet();
-      batch.release();
-    }
+    health.packetLoss(packetLoss);
+  }
+
+  /** Ends a {@link #loseNetwork(double)}. */
+  public void restoreNetwork() {
+    health.packetLoss(0.0);
+  }
+
+  /**
+   * Fault: the instance restarts. Every sequence in flight or queued fails, the out-of-memory,
+   * stall and crash faults end, and the instance is cold: its warm-up level climbs from 0 to 1
+   * over the profile's warm-up time, with prefill and decode slower until then.
+   */
+  public void coldRestart() {
+    health.restart(clock.millis());
+    cadence.reset();
+    load.takeAllocationErrors();
   }
 
   /** Fault: every sequence on this instance stops making progress until {@link #resume()} or cancel. */
   public void stall() {
-    stalled = true;
+    health.stalled(true);
   }
 
   /** Ends a {@link #stall()}. */
   public void resume() {
-    stalled = false;
+    health.stalled(false);
+  }
+
+  /**
+   * Fault: the instance dies without a word, as under {@code kill -9}: no telemetry, no tokens,
+   * no completions, cancels unheard. Only {@link #coldRestart()} brings it back.
+   */
+  public void crash() {
+    health.crash();
   }
 
   @Override
   public void onCommand(final InstanceCommand command) {
-    if (command.getType() == CommandType.PRE_WARM && warmupLevel(System.currentTimeMillis()) == 0.0) {
-      warmingSinceMs = System.currentTimeMillis();
+    final long now = clock.millis();
+    if (command.getType() == CommandType.PRE_WARM && !health.crashed() && health.warmupLevel(now) == 0.0) {
+      health.startWarming(now);
     }
   }
 
-  /** The instance's telemetry sample now. */
-  public InstanceTelemetry sample(final long nowMs) {
-    final int active = running.get();
-    final double load = (double) active / profile.maxBatch();
-    return InstanceTelemetry.newBuilder()
-        .setInstanceId(instanceId)
-        .setZone(zone)
-        .setModel(model)
-        .setSampleTimeMs(nowMs)
-        .setGpuUtilization(Math.min(0.97, 0.05 + 0.9 * load))
-        .setVramUsedBytes(VRAM_BASE_BYTES + VRAM_PER_SEQUENCE_BYTES * active)
-        .setVramFragmentation(0.05 + 0.3 * load)
-        .setKvCacheHitRate(0.3)
-        .setKvWarmupLevel(warmupLevel(nowMs))
-        .setNcclRingLatencyMs(0.2)
-        .setTcpRetransmitRate(0.0)
-        .setQueueLength(queued.get())
-        .setRunningRequests(active)
-        .setDecodeTokensPerS(cadence.tokensPerSecond())
-        .setTokenIntervalStddevMs(cadence.intervalStddevMs())
-        .setAllocationErrors(0)
-        .build();
+  /**
+   * The instance's telemetry sample at {@code nowMs}; empty once it has crashed. Each sample
+   * takes the allocation errors counted since the previous one.
+   */
+  public Optional<InstanceTelemetry> sample(final long nowMs) {
+    return health.crashed() ? Optional.empty() : Optional.of(telemetry.sample(nowMs));
   }
 
-  private double prefillMs(final int inputTokens) {
-    final double cold = 1.0 - warmupLevel(System.currentTimeMillis());
-    return profile.prefillBaseMs() + profile.prefillPerInputTokenMs() * inputTokens + cold * COLD_PREFILL_PENALTY_MS;
-  }
-
-  double warmupLevel(final long nowMs) {
-    final double progress = (double) (nowMs - warmingSinceMs) / profile.warmUp().toMillis();
-    return Math.max(0.0, Math.min(1.0, progress));
-  }
-
-  private static void sleep(final double millis) throws InterruptedException {
-    final long nanos = (long) (millis * 1_000_000);
-    Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+  /** Fails the sequences a crash holds, so that the worker's threads can end. */
+  @Override
+  public void close() {
+    batcher.close();
   }
 }

@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A simulated instance on the real pipeline: its GPU publishes telemetry every 50 ms and its
- * worker takes dispatch tasks and commands like a real one.
+ * A simulated instance on the real pipeline: its GPU publishes telemetry every 50 ms (none once
+ * it has crashed) and its worker takes dispatch tasks and commands like a real one.
  */
 public final class SimulatedInstance implements AutoCloseable {
 
@@ -37,7 +37,7 @@ public final class SimulatedInstance implements AutoCloseable {
 
   private void report() {
     try {
-      telemetry.publish(gpu.sample(System.currentTimeMillis()));
+      gpu.sample(System.currentTimeMillis()).ifPresent(telemetry::publish);
     } catch (final RuntimeException e) {
       LOG.warn("Telemetry sample not published", e);
     }
@@ -46,6 +46,7 @@ public final class SimulatedInstance implements AutoCloseable {
   @Override
   public void close() {
     clock.shutdownNow();
+    gpu.close();
     worker.close();
     telemetry.close();
   }

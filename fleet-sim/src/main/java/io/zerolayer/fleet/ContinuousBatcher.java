@@ -1,0 +1,146 @@
+package io.zerolayer.fleet;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.avro.DispatchTask;
+import io.zerolayer.tokenbuffer.worker.TokenSink;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs sequences through a simulated GPU's batch: a sequence queues for one of {@code maxBatch}
+ * slots, is admitted with its prompt's KV entries (or fails when the KV cache is out of memory),
+ * prefills, then decodes token by token and sends a chunk every {@code tokensPerChunk} tokens.
+ * It holds while the instance is stalled or crashed and fails once the instance restarted.
+ */
+final class ContinuousBatcher {
+
+  private static final long POLL_MS = 10;
+
+  private final String instanceId;
+  private final GpuProfile profile;
+  private final SimClock clock;
+  private final Semaphore batch;
+  private final GpuLoad load;
+  private final GpuHealth health;
+  private final TokenCadence cadence;
+  private final GpuPacing pacing;
+  private volatile boolean closed;
+
+  ContinuousBatcher(final String instanceId, final GpuProfile profile, final SimClock clock, final GpuLoad load,
+      final GpuHealth health, final TokenCadence cadence, final GpuPacing pacing) {
+    this.instanceId = requireNonNull(instanceId, "instanceId");
+    this.profile = requireNonNull(profile, "profile");
+    this.clock = requireNonNull(clock, "clock");
+    this.batch = new Semaphore(profile.maxBatch(), true);
+    this.load = requireNonNull(load, "load");
+    this.health = requireNonNull(health, "health");
+    this.cadence = requireNonNull(cadence, "cadence");
+    this.pacing = requireNonNull(pacing, "pacing");
+  }
+
+  /**
+   * @throws GenerationFailedException when the KV cache is out of memory as the sequence is
+   *     admitted, or the instance restarts while the sequence is in flight
+   */
+  String generate(final DispatchTask task, final TokenSink sink)
+      throws InterruptedException, GenerationFailedException {
+    final int life = health.life();
+    awaitBatchSlot(life, sink);
+    if (health.outOfMemory()) {
+      batch.release();
+      load.allocationFailed();
+      throw new GenerationFailedException("CUDA out of memory on " + instanceId + ": no KV-cache blocks for "
+          + task.getSequenceId());
+    }
+    try (GpuLoad.Allocation kv = load.admit(task.getInputTokens())) {
+      sink.started();
+      clock.sleep(pacing.prefillMs(task.getInputTokens()));
+      return decode(task, sink, life, kv);
+    } finally {
+      batch.release();
+    }
+  }
+
+  private void awaitBatchSlot(final int life, final TokenSink sink)
+      throws InterruptedException, GenerationFailedException {
+    load.enqueue();
+    try {
+      do {
+        awaitAlive(life, sink);
+      } while (!batch.tryAcquire(POLL_MS, TimeUnit.MILLISECONDS));
+    } finally {
+      load.dequeue();
+    }
+  }
+
+  private String decode(final DispatchTask task, final TokenSink sink, final int life, final GpuLoad.Allocation kv)
+      throws InterruptedException, GenerationFailedException {
+    final int length = TextModel.length(task.getPrompt(), task.getSeed(), task.getMaxOutputTokens());
+    final List<String> pending = new ArrayList<>(profile.tokensPerChunk());
+    long previous = clock.nanoTime();
+    for (int i = task.getResumeFromIndex(); i < length && !sink.cancelled(); i++) {
+      clock.sleep(pacing.decodeStepMs());
+      awaitProgress(life, sink);
+      if (sink.cancelled()) {
+        break;
+      }
+      pending.add(TextModel.token(task.getPrompt(), task.getSeed(), i));
+      kv.grow(1);
+      if (pending.size() == profile.tokensPerChunk()) {
+        deliver(pending, sink, life);
+      }
+      final long now = clock.nanoTime();
+      cadence.interval(now - previous, now);
+      previous = now;
+    }
+    deliver(pending, sink, life);
+    return length < task.getMaxOutputTokens() ? "stop" : "length";
+  }
+
+  /** Sends a chunk once the network lets it through; the sequence's next token waits for it. */
+  private void deliver(final List<String> pending, final TokenSink sink, final int life)
+      throws InterruptedException, GenerationFailedException {
+    if (pending.isEmpty()) {
+      return;
+    }
+    clock.sleep(pacing.networkDelayMs());
+    awaitProgress(life, sink);
+    sink.emit(List.copyOf(pending));
+    pending.clear();
+  }
+
+  /** Holds the sequence while the instance is stalled, until the sequence is cancelled. */
+  private void awaitProgress(final int life, final TokenSink sink)
+      throws InterruptedException, GenerationFailedException {
+    while (health.life() == life && health.stalled() && !health.crashed() && !sink.cancelled()) {
+      clock.sleep(POLL_MS);
+    }
+    awaitAlive(life, sink);
+  }
+
+  /**
+   * Holds the sequence while the instance is crashed, deaf to cancels as a dead process is, until
+   * a cold restart or shutdown fails it; fails it too when the instance restarted since it began.
+   */
+  private void awaitAlive(final int life, final TokenSink sink) throws InterruptedException, GenerationFailedException {
+    while (health.life() == life && health.crashed() && !closed) {
+      // Not even the worker's "still queued" heartbeat may come from a dead instance.
+      sink.started();
+      clock.sleep(POLL_MS);
+    }
+    if (health.life() != life) {
+      throw new GenerationFailedException(instanceId + " restarted with the sequence in flight");
+    }
+    if (health.crashed()) {
+      throw new GenerationFailedException(instanceId + " shut down after it crashed");
+    }
+  }
+
+  /** Lets the sequences a crash holds fail, so that their threads can end. */
+  void close() {
+    closed = true;
+  }
+}

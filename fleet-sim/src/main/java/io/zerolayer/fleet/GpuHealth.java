@@ -1,0 +1,106 @@
+package io.zerolayer.fleet;
+
+/**
+ * What has happened to one simulated GPU: how far it has warmed up, since when its KV cache is
+ * out of memory, how much of its traffic the network loses, whether it is stalled or crashed,
+ * and which life (process start) it is in. Times are epoch milliseconds of the GPU's clock.
+ * Writers are serialised; readers see each field's latest value.
+ */
+final class GpuHealth {
+
+  private static final long NEVER = Long.MIN_VALUE;
+
+  private final long warmUpMs;
+  private volatile long warmingSinceMs;
+  private volatile long outOfMemorySinceMs = NEVER;
+  private volatile double packetLoss;
+  private volatile boolean stalled;
+  private volatile boolean crashed;
+  private volatile int life;
+
+  /**
+   * @param warmUpMs time from cold to fully warm
+   * @param warm whether the GPU is warm at {@code nowMs}; a cold one starts loading then
+   */
+  GpuHealth(final long warmUpMs, final boolean warm, final long nowMs) {
+    if (warmUpMs <= 0) {
+      throw new IllegalArgumentException("warmUpMs must be positive, was " + warmUpMs);
+    }
+    this.warmUpMs = warmUpMs;
+    this.warmingSinceMs = warm ? nowMs - warmUpMs : nowMs;
+  }
+
+  /** 0 = cold, 1 = fully warm. */
+  double warmupLevel(final long nowMs) {
+    final double progress = (double) (nowMs - warmingSinceMs) / warmUpMs;
+    return Math.max(0.0, Math.min(1.0, progress));
+  }
+
+  synchronized void startWarming(final long nowMs) {
+    warmingSinceMs = nowMs;
+  }
+
+  /** Marks the KV cache out of memory from {@code nowMs}, unless it already is. */
+  synchronized void outOfMemory(final long nowMs) {
+    if (outOfMemorySinceMs == NEVER) {
+      outOfMemorySinceMs = nowMs;
+    }
+  }
+
+  boolean outOfMemory() {
+    return outOfMemorySinceMs != NEVER;
+  }
+
+  /** How long the KV cache has been out of memory at {@code nowMs}; 0 when it is not. */
+  long outOfMemoryForMs(final long nowMs) {
+    final long since = outOfMemorySinceMs;
+    return since == NEVER ? 0 : Math.max(0, nowMs - since);
+  }
+
+  /** Ends an out-of-memory episode and a stall. */
+  synchronized void recover() {
+    outOfMemorySinceMs = NEVER;
+    stalled = false;
+  }
+
+  synchronized void packetLoss(final double fraction) {
+    packetLoss = fraction;
+  }
+
+  double packetLoss() {
+    return packetLoss;
+  }
+
+  synchronized void stalled(final boolean value) {
+    stalled = value;
+  }
+
+  boolean stalled() {
+    return stalled;
+  }
+
+  synchronized void crash() {
+    crashed = true;
+  }
+
+  boolean crashed() {
+    return crashed;
+  }
+
+  /**
+   * A new life: cold from {@code nowMs}, with a fresh allocator, nothing stalled and nothing
+   * crashed. The network's loss is the network's, so it stays.
+   */
+  synchronized void restart(final long nowMs) {
+    life++;
+    warmingSinceMs = nowMs;
+    outOfMemorySinceMs = NEVER;
+    stalled = false;
+    crashed = false;
+  }
+
+  /** Which life the GPU is in; a sequence begun in an earlier one is lost. */
+  int life() {
+    return life;
+  }
+}

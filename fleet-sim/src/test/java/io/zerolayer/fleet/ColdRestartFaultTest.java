@@ -1,0 +1,88 @@
+package io.zerolayer.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.zerolayer.contract.avro.DispatchTask;
+import io.zerolayer.contract.avro.InstanceTelemetry;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class ColdRestartFaultTest {
+
+  private static final long START_MS = 1_700_000_000_000L;
+
+  private final ManualClock clock = new ManualClock(START_MS);
+  private final SimulatedGpu gpu = new SimulatedGpu("gpu-5", "zone-a", "sim-8b", GpuProfile.standard(), true, clock);
+
+  @Test
+  void shouldDropToColdAndWarmUpAgainOverEightSeconds() {
+    assertThat(sampleAt(clock.millis()).getKvWarmupLevel()).isEqualTo(1.0);
+    final long restartMs = clock.millis();
+
+    gpu.coldRestart();
+
+    final InstanceTelemetry cold = sampleAt(restartMs);
+    assertThat(cold.getKvWarmupLevel()).isZero();
+    assertThat(cold.getKvCacheHitRate()).isZero();
+    assertThat(sampleAt(restartMs + 4_000).getKvWarmupLevel()).isCloseTo(0.5, within(0.01));
+    assertThat(sampleAt(restartMs + 8_000).getKvWarmupLevel()).isEqualTo(1.0);
+  }
+
+  @Test
+  void shouldFailTheSequenceInFlightWhenTheInstanceRestarts() {
+    final RecordingSink sink = new RecordingSink(clock, chunk -> {
+      if (chunk == 1) {
+        gpu.coldRestart();
+      }
+    });
+
+    assertThatThrownBy(() -> gpu.generate(Tasks.task("s-1", 100, 64), sink))
+        .isInstanceOf(GenerationFailedException.class)
+        .hasMessageContaining("restarted");
+    assertThat(sink.chunkCount()).isEqualTo(1);
+  }
+
+  @Test
+  void shouldPrefillAndDecodeSlowerWhileCold() throws Exception {
+    final DispatchTask task = Tasks.task("s-1", 100, 64);
+    final ManualClock coldClock = new ManualClock(START_MS);
+    final SimulatedGpu cold = new SimulatedGpu("gpu-6", "zone-a", "sim-8b", GpuProfile.standard(), false, coldClock);
+    final RecordingSink warmSink = new RecordingSink(clock);
+    final RecordingSink coldSink = new RecordingSink(coldClock);
+
+    gpu.generate(task, warmSink);
+    cold.generate(task, coldSink);
+
+    assertThat(coldSink.text()).isEqualTo(warmSink.text());
+    // Cold prefill pays most of a 2 s penalty; cold decode steps take up to three times as long.
+    assertThat(firstChunkMs(coldSink)).isGreaterThan(firstChunkMs(warmSink) + 1_500);
+    assertThat(decodeMs(coldSink)).isGreaterThan(1.5 * decodeMs(warmSink));
+  }
+
+  @Test
+  void shouldStartColdWhenAskedToAndBeWarmAfterTheWarmUp() {
+    final SimulatedGpu cold = new SimulatedGpu("gpu-6", "zone-a", "sim-8b", GpuProfile.standard(), false, clock);
+
+    assertThat(cold.sample(clock.millis()).orElseThrow().getKvWarmupLevel()).isZero();
+    clock.advance(Duration.ofSeconds(8));
+    assertThat(cold.sample(clock.millis()).orElseThrow().getKvWarmupLevel()).isEqualTo(1.0);
+  }
+
+  private InstanceTelemetry sampleAt(final long nowMs) {
+    return gpu.sample(nowMs).orElseThrow();
+  }
+
+  private static double firstChunkMs(final RecordingSink sink) {
+    return sink.chunkNanos().get(0) / 1e6;
+  }
+
+  private static double decodeMs(final RecordingSink sink) {
+    final List<Long> nanos = sink.chunkNanos();
+    return (nanos.get(nanos.size() - 1) - nanos.get(0)) / 1e6;
+  }
+}
