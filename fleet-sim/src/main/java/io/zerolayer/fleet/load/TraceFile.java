@@ -1,0 +1,75 @@
+package io.zerolayer.fleet.load;
+
+import io.zerolayer.fleet.load.TraceReplay.Arrival;
+import io.zerolayer.fleet.load.TraceReplay.Settings;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads the rows of a {@code TIMESTAMP,ContextTokens,GeneratedTokens} trace into arrivals. */
+final class TraceFile {
+
+  private static final String HEADER = "TIMESTAMP,ContextTokens,GeneratedTokens";
+  private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder()
+      .appendPattern("yyyy-MM-dd HH:mm:ss")
+      .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
+      .toFormatter();
+
+  private TraceFile() {
+  }
+
+  static List<Arrival> read(final Path file, final Settings settings) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      throw new NoSuchFileException(file.toAbsolutePath().normalize().toString(), null,
+          "no request trace there (the traces are in shared/traces beside the repository)");
+    }
+    try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      final String header = reader.readLine();
+      if (header == null || !header.strip().equals(HEADER)) {
+        throw new IOException(file + ": expected the header " + HEADER + ", found " + header);
+      }
+      return rows(file, reader, settings);
+    }
+  }
+
+  private static List<Arrival> rows(final Path file, final BufferedReader reader, final Settings settings)
+      throws IOException {
+    final List<Arrival> arrivals = new ArrayList<>();
+    LocalDateTime first = null;
+    int lineNumber = 1;
+    for (String line = reader.readLine(); line != null && arrivals.size() < settings.maxRequests();
+        line = reader.readLine()) {
+      lineNumber++;
+      if (line.isBlank()) {
+        continue;
+      }
+      final String[] fields = line.strip().split(",");
+      try {
+        if (fields.length != 3) {
+          throw new IllegalArgumentException("expected 3 fields");
+        }
+        final LocalDateTime time = LocalDateTime.parse(fields[0], TIMESTAMP);
+        first = first == null ? time : first;
+        final long recordedNanos = Duration.between(first, time).toNanos();
+        arrivals.add(new Arrival(Duration.ofNanos(Math.round(recordedNanos / settings.speedup())),
+            settings.promptTokens().clamp(Integer.parseInt(fields[1])),
+            settings.outputTokens().clamp(Integer.parseInt(fields[2]))));
+      } catch (final DateTimeParseException | IllegalArgumentException e) {
+        throw new IOException(file + " line " + lineNumber + " is not a trace row (" + e.getMessage() + "): " + line,
+            e);
+      }
+    }
+    return arrivals;
+  }
+}
