@@ -7,7 +7,6 @@ import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.router.policy.Candidate;
 import io.zerolayer.router.policy.Heatmap;
-import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.policy.LatencyPredictor;
 import io.zerolayer.router.policy.RequestProfile;
 import io.zerolayer.router.policy.RoutingPolicy;
@@ -48,10 +47,10 @@ public final class Decider {
     for (int i = 0; i < ranked.size(); i++) {
       final Candidate candidate = ranked.get(i);
       final InstanceScore row = now.row(candidate.instanceId());
-      if (!LatencyAwarePolicy.usable(row)) {
+      if (!policy.admits(row)) {
         continue;
       }
-      if (row.getWarmupLevel() < WARM_LEVEL) {
+      if (policy.preWarms() && row.getWarmupLevel() < WARM_LEVEL) {
         return new Decision(RoutingOutcome.PREWARMED, candidate.instanceId(),
             String.format("%s: lowest cost %.0f; warm-up %.0f%%, pre-warmed", policy.name(), candidate.cost(),
                 100 * row.getWarmupLevel()), candidate.predictedLatencyMs(), null);

@@ -45,4 +45,14 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
   public String name() {
     return NAME;
   }
+
+  @Override
+  public boolean admits(final InstanceScore row) {
+    return usable(row);
+  }
+
+  @Override
+  public boolean preWarms() {
+    return true;
+  }
 }

@@ -1,5 +1,6 @@
 package io.zerolayer.router.policy;
 
+import io.zerolayer.contract.avro.InstanceScore;
 import java.util.List;
 
 /**
@@ -15,4 +16,19 @@ public interface RoutingPolicy {
 
   /** The policy's name, as it appears in decisions and benchmark tables. */
   String name();
+
+  /**
+   * Whether the router may still dispatch to a ranked instance whose row it reads again just
+   * before dispatch. Zerolayer's policy screens out instances the heatmap says cannot take work;
+   * a comparison policy only needs the instance to exist, so it gets no health check it does
+   * not make itself.
+   */
+  default boolean admits(final InstanceScore row) {
+    return row != null;
+  }
+
+  /** Whether a cold instance is pre-warmed before its first request (a Zerolayer feature). */
+  default boolean preWarms() {
+    return false;
+  }
 }
