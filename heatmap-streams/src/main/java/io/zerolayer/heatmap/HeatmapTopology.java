@@ -19,11 +19,11 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.heatmap.internal.FitLatencyModelProcessor;
 import io.zerolayer.heatmap.internal.HeatmapOutputs;
 import io.zerolayer.heatmap.internal.HeatmapStores;
-import io.zerolayer.heatmap.internal.KeepScoresProcessor;
 import io.zerolayer.heatmap.internal.LatencyFitter;
 import io.zerolayer.heatmap.internal.ScoreInstancesProcessor;
 import io.zerolayer.heatmap.internal.ScoringSettings;
 import io.zerolayer.heatmap.internal.ValidateTelemetryProcessor;
+import io.zerolayer.runtime.KeepLatestProcessor;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
@@ -103,7 +103,7 @@ public final class HeatmapTopology {
     topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE_SCORES_GLOBAL_STORE),
             serdes.key(), serdes.value(InstanceScore.class)).withLoggingDisabled(), READ_SCORES,
         serdes.key().deserializer(), new ByteArrayDeserializer(), catalogue.name(Topics.INSTANCE_SCORES), KEEP_SCORES,
-        () -> new KeepScoresProcessor(INSTANCE_SCORES_GLOBAL_STORE, catalogue.name(Topics.INSTANCE_SCORES),
+        () -> new KeepLatestProcessor<>(INSTANCE_SCORES_GLOBAL_STORE, catalogue.name(Topics.INSTANCE_SCORES),
             serdes.value(Topics.INSTANCE_SCORES).deserializer()));
     return topology;
   }

@@ -86,7 +86,7 @@ public final class Router implements AutoCloseable {
         new ByteArrayDeserializer());
     producer = new KafkaProducer<>(RouterClients.producerProps(cluster, routerId, config), new ByteArraySerializer(),
         new ByteArraySerializer());
-    final Decider decider = new Decider(policy, config.defaultRetryAfterMs());
+    final Decider decider = new Decider(policy, config.defaultRetryAfterMs(), config.maxAttempts());
     final RouterRecords records = new RouterRecords(routerId);
     final RecordWriter writer = new RecordWriter(cluster.catalogue(), serdes);
     final RouterMeters meters = new RouterMeters(registry);

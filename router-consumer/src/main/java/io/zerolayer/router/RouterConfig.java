@@ -20,6 +20,7 @@ public final class RouterConfig extends AbstractConfig {
   public static final String MAX_OUTPUT_TOKENS = "router.max.output.tokens";
   public static final String MAX_PROMPT_CHARS = "router.max.prompt.chars";
   public static final String DEFAULT_RETRY_AFTER_MS = "router.default.retry.after.ms";
+  public static final String MAX_ATTEMPTS = "router.max.attempts";
   public static final String HTTP_PORT = "router.http.port";
   public static final String TENANTS_FILE = "router.tenants.file";
   public static final String SESSION_TIMEOUT_MS = "router.session.timeout.ms";
@@ -37,6 +38,8 @@ public final class RouterConfig extends AbstractConfig {
           "Largest prompt, in characters, a request may carry.")
       .define(DEFAULT_RETRY_AFTER_MS, Type.LONG, 1000L, Range.atLeast(1L), Importance.LOW,
           "Retry time given when the heatmap knows no instance at all, in ms.")
+      .define(MAX_ATTEMPTS, Type.INT, 4, Range.between(1, 100), Importance.MEDIUM,
+          "Attempts a sequence gets (the first and its cut-overs); then its stream ends with the error.")
       .define(HTTP_PORT, Type.INT, 8082, Range.between(0, 65_535), Importance.LOW,
           "Port of the metrics endpoint; 0 picks a free one.")
       .define(TENANTS_FILE, Type.STRING, "", Importance.HIGH,
@@ -78,6 +81,10 @@ public final class RouterConfig extends AbstractConfig {
 
   public long defaultRetryAfterMs() {
     return getLong(DEFAULT_RETRY_AFTER_MS);
+  }
+
+  public int maxAttempts() {
+    return getInt(MAX_ATTEMPTS);
   }
 
   public int httpPort() {

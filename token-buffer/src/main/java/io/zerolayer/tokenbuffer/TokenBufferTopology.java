@@ -1,6 +1,7 @@
 package io.zerolayer.tokenbuffer;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
@@ -9,15 +10,18 @@ import io.zerolayer.tokenbuffer.internal.AcceptTokensProcessor;
 import io.zerolayer.tokenbuffer.internal.ApplyDecisionsProcessor;
 import io.zerolayer.tokenbuffer.internal.ReplyTopics;
 import io.zerolayer.tokenbuffer.internal.SequenceMeters;
+import io.zerolayer.runtime.KeepLatestProcessor;
 import io.zerolayer.tokenbuffer.internal.StallDetector;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
 /**
  * The token plane: routing decisions and workers' token chunks, co-partitioned by sequence id,
- * into one sequence store; ordered, de-duplicated response chunks and stall reports out.
+ * into one sequence store; ordered, de-duplicated response chunks and stall reports out. The
+ * heatmap's rows are read into a global store, so an ejected owner's sequences are cut over.
  */
 public final class TokenBufferTopology {
 
@@ -29,6 +33,10 @@ public final class TokenBufferTopology {
   static final String ACCEPT_TOKENS = "accept-tokens";
   static final String WRITE_RESPONSES = "write-responses";
   static final String WRITE_STALLS = "write-stalls";
+  /** Every heatmap row, on every instance of the app: whether a sequence's owner was ejected. */
+  public static final String INSTANCE_SCORES_GLOBAL_STORE = "instance-scores-global-store";
+  static final String READ_SCORES = "read-instance-scores";
+  static final String KEEP_SCORES = "keep-instance-scores";
 
   private TokenBufferTopology() {
   }
@@ -40,7 +48,7 @@ public final class TokenBufferTopology {
     final StallDetector detector = new StallDetector(config.instanceTimeout(), config.streamTimeout(),
         config.stallCheckInterval());
     final AcceptTokensProcessor.Wiring wiring = new AcceptTokensProcessor.Wiring(SEQUENCE_STORE, WRITE_RESPONSES,
-        WRITE_STALLS, config.stallCheckInterval());
+        WRITE_STALLS, config.stallCheckInterval(), INSTANCE_SCORES_GLOBAL_STORE);
     final Serializer<SpecificRecord> values = serdes.anyRecordSerializer();
     return new Topology()
         .addSource(READ_DECISIONS, serdes.key().deserializer(), serdes.value(Topics.DECISIONS).deserializer(),
@@ -54,6 +62,11 @@ public final class TokenBufferTopology {
             serdes.key(), serdes.value(SequenceState.class)), APPLY_DECISIONS, ACCEPT_TOKENS)
         .addSink(WRITE_RESPONSES, new ReplyTopics(catalogue.name(Topics.RESPONSES)), serdes.key().serializer(),
             values, APPLY_DECISIONS, ACCEPT_TOKENS)
-        .addSink(WRITE_STALLS, catalogue.name(Topics.STALLS), serdes.key().serializer(), values, ACCEPT_TOKENS);
+        .addSink(WRITE_STALLS, catalogue.name(Topics.STALLS), serdes.key().serializer(), values, ACCEPT_TOKENS)
+        .addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE_SCORES_GLOBAL_STORE),
+                serdes.key(), serdes.value(InstanceScore.class)).withLoggingDisabled(), READ_SCORES,
+            serdes.key().deserializer(), new ByteArrayDeserializer(), catalogue.name(Topics.INSTANCE_SCORES),
+            KEEP_SCORES, () -> new KeepLatestProcessor<>(INSTANCE_SCORES_GLOBAL_STORE,
+                catalogue.name(Topics.INSTANCE_SCORES), serdes.value(Topics.INSTANCE_SCORES).deserializer()));
   }
 }

@@ -3,6 +3,9 @@ package io.zerolayer.tokenbuffer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceState;
+import io.zerolayer.contract.avro.LatencyModel;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
@@ -111,6 +114,35 @@ class TokenBufferTopologyTest {
     assertThat(reported.get(0).getNextIndex()).isEqualTo(2);
     assertThat(reported.get(0).getInstanceId()).isEqualTo("gpu-1");
     assertThat(reported.get(0).getReason()).isEqualTo("no token within 1200 ms");
+  }
+
+  @Test
+  void shouldCutOverEverySequenceOfAnOwnerTheHeatmapEjected() {
+    final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
+        new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());
+    final TestInputTopic<String, InstanceScore> scores = driver.createInputTopic(
+        catalogue.name(Topics.INSTANCE_SCORES), new StringSerializer(), serdes.value(Topics.INSTANCE_SCORES).serializer());
+    decisions.pipeInput("seq-5", decision("seq-5", null), START);
+    tokens.pipeInput("seq-5", chunk("seq-5", 0, false, "a", "b"), START.plusMillis(10));
+
+    // wall clock 100 ms: tokens still flow, but the heatmap has just ejected the owner
+    scores.pipeInput("gpu-1", ejected("gpu-1"), START.plusMillis(50));
+    driver.advanceWallClockTime(Duration.ofMillis(100));
+
+    final List<StallDetected> reported = stalls.readValuesToList();
+    assertThat(reported).hasSize(1);
+    assertThat(reported.get(0).getReason()).startsWith("owner gpu-1 ejected by the heatmap");
+    assertThat(reported.get(0).getNextIndex()).isEqualTo(2);
+  }
+
+  private static InstanceScore ejected(final String instanceId) {
+    return InstanceScore.newBuilder().setInstanceId(instanceId).setZone("zone-a").setModel("sim-8b")
+        .setState(InstanceState.EJECTED).setWeight(0.0).setReason("fragmentation 99.0% > 92% for 3000 ms")
+        .setWarmupLevel(1.0).setGpuUtilization(0.5).setVramFragmentation(0.99).setTokenIntervalStddevMs(4.0)
+        .setTcpRetransmitRate(0.0).setQueueLength(0).setRunningRequests(1).setDecodeTokensPerS(50.0)
+        .setLatencyModel(LatencyModel.newBuilder().setLatencyInterceptMs(40).setLatencyPerInputTokenMs(0.1)
+            .setLatencyPerOutputTokenMs(20).setTtftInterceptMs(40).setTtftPerInputTokenMs(0.1).setSamples(0).build())
+        .setLastTelemetryMs(START.toEpochMilli()).setUpdatedAtMs(START.toEpochMilli()).build();
   }
 
   @Test

@@ -25,13 +25,16 @@ public final class Decider {
 
   private final RoutingPolicy policy;
   private final long defaultRetryAfterMs;
+  private final int maxAttempts;
 
   /**
    * @param defaultRetryAfterMs the retry time when the heatmap knows no instance at all
+   * @param maxAttempts attempts a sequence gets (the first and its cut-overs) before it is given up
    */
-  public Decider(final RoutingPolicy policy, final long defaultRetryAfterMs) {
+  public Decider(final RoutingPolicy policy, final long defaultRetryAfterMs, final int maxAttempts) {
     this.policy = requireNonNull(policy, "policy");
     this.defaultRetryAfterMs = defaultRetryAfterMs;
+    this.maxAttempts = maxAttempts;
   }
 
   /**
@@ -68,11 +71,18 @@ public final class Decider {
   }
 
   /**
-   * Picks a backup for a stalled sequence: the best usable instance other than the stalled one.
-   * Nothing left: throttled, with a retry time predicted from the fleet.
+   * Picks a backup for a stalled sequence: the best instance other than the stalled one. Nothing
+   * left, or every allowed attempt used: throttled, with the reason and a retry time predicted
+   * from the fleet, so the client's stream ends with the error rather than in silence.
+   *
+   * @param stalledEpoch the epoch of the attempt that stalled (1 for the first)
    */
   public Decision selectBackup(final RequestProfile request, final Heatmap heatmap, final String stalledInstance,
-      final String why) {
+      final String why, final int stalledEpoch) {
+    if (stalledEpoch >= maxAttempts) {
+      return throttled(heatmap, "all " + maxAttempts + " attempts failed; the last on " + stalledInstance + ": "
+          + why);
+    }
     for (final Candidate candidate : policy.rank(request, heatmap)) {
       if (!candidate.instanceId().equals(stalledInstance)) {
         return new Decision(RoutingOutcome.CUTOVER, candidate.instanceId(),

@@ -73,7 +73,7 @@ public final class StallRouter {
     final RequestProfile profile = new RequestProfile(stall.getSequenceId(), inputTokens,
         Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()));
     final Decision decision = decider.selectBackup(profile, heatmap.current(), stall.getInstanceId(),
-        stall.getReason());
+        stall.getReason(), stall.getEpoch());
     final RoutingDecision decided = records.cutover(request.get(), stall, decision, inputTokens, now);
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (decision.dispatched()) {

@@ -18,7 +18,7 @@ class DeciderTest {
 
   private static final RequestProfile REQUEST = new RequestProfile("seq-1", 100, 50);
 
-  private final Decider decider = new Decider(new LatencyAwarePolicy(), 1000);
+  private final Decider decider = new Decider(new LatencyAwarePolicy(), 1000, 4);
 
   @Test
   void shouldPickTheInstanceWithTheLowestPredictedCost() {
@@ -99,7 +99,7 @@ class DeciderTest {
     final Heatmap heatmap = heatmap(row("stalled", 1.0, 0), row("other", 1.0, 5));
 
     final Decision decision = decider.select(REQUEST, heatmap, () -> heatmap);
-    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms");
+    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 1);
 
     assertThat(decision.instanceId()).isEqualTo("stalled");
     assertThat(backup.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
@@ -111,11 +111,23 @@ class DeciderTest {
   void shouldThrottleACutOverWhenOnlyTheStalledInstanceIsLeft() {
     final Heatmap heatmap = heatmap(row("stalled", 1.0, 0));
 
-    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "rate down 60%");
+    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "rate down 60%", 1);
 
     assertThat(backup.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
     assertThat(backup.retryAfterMs()).isPositive();
   }
+
+  @Test
+  void shouldEndTheStreamWithTheErrorOnceEveryAllowedAttemptStalled() {
+    final Heatmap heatmap = heatmap(row("stalled", 1.0, 0), row("spare", 1.0, 0));
+
+    final Decision last = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 4);
+
+    assertThat(last.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
+    assertThat(last.reason()).contains("all 4 attempts failed").contains("no token for 1200 ms");
+    assertThat(last.retryAfterMs()).isPositive();
+  }
+
 
   static Heatmap heatmap(final InstanceScore... rows) {
     return new Heatmap(Arrays.stream(rows).collect(Collectors.toMap(InstanceScore::getInstanceId,

@@ -1,5 +1,6 @@
 package io.zerolayer.tokenbuffer.internal;
 
+import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
 import io.zerolayer.contract.avro.TokenChunk;
@@ -11,10 +12,12 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Accepts workers' token chunks into the sequence store and emits exactly the new tokens; on a
- * wall-clock schedule, reports stalled attempts and removes old finished sequences.
+ * wall-clock schedule, reports stalled attempts (including those whose owner the heatmap ejected
+ * or asks to cut over) and removes old finished sequences.
  */
 public final class AcceptTokensProcessor implements Processor<String, TokenChunk, String, SpecificRecord> {
 
@@ -23,8 +26,10 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
    * @param responses child that writes response chunks
    * @param stalls child that writes stall reports
    * @param checkInterval how often the sweep runs
+   * @param scoresStore the global store of heatmap rows, by instance id
    */
-  public record Wiring(String storeName, String responses, String stalls, Duration checkInterval) {
+  public record Wiring(String storeName, String responses, String stalls, Duration checkInterval,
+      String scoresStore) {
   }
 
   private final Wiring wiring;
@@ -32,6 +37,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   private final SequenceMeters meters;
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, SequenceState> sequences;
+  private ReadOnlyKeyValueStore<String, InstanceScore> scores;
 
   public AcceptTokensProcessor(final Wiring wiring, final StallDetector detector, final Duration retention,
       final SequenceMeters meters) {
@@ -44,6 +50,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   public void init(final ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
     this.sequences = context.getStateStore(wiring.storeName());
+    this.scores = context.getStateStore(wiring.scoresStore());
     context.schedule(wiring.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::sweep);
   }
 
@@ -69,7 +76,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   }
 
   private void sweep(final long nowMs) {
-    sweeper.sweep(sequences, nowMs, (key, stall) -> {
+    sweeper.sweep(sequences, nowMs, owner -> OwnerHealth.trouble(owner, scores.get(owner)), (key, stall) -> {
       meters.stalled();
       context.forward(new Record<String, SpecificRecord>(key, stall, nowMs, new RecordHeaders()), wiring.stalls());
     });

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -29,8 +30,11 @@ final class SequenceSweeper {
     this.retentionMs = retention.toMillis();
   }
 
+  /**
+   * @param ownerTrouble why the heatmap wants an instance's sequences moved, or null
+   */
   void sweep(final KeyValueStore<String, SequenceState> sequences, final long nowMs,
-      final BiConsumer<String, StallDetected> stalls) {
+      final UnaryOperator<String> ownerTrouble, final BiConsumer<String, StallDetected> stalls) {
     final Set<String> streaming = new HashSet<>();
     try (KeyValueIterator<String, SequenceState> all = sequences.all()) {
       while (all.hasNext()) {
@@ -45,7 +49,8 @@ final class SequenceSweeper {
         }
         streaming.add(entry.key);
         final String reason = detector.check(sequence,
-            windows.computeIfAbsent(entry.key, k -> new StallDetector.Window()), nowMs);
+            windows.computeIfAbsent(entry.key, k -> new StallDetector.Window()), nowMs,
+            sequence.getOwner() == null ? null : ownerTrouble.apply(sequence.getOwner()));
         if (reason != null) {
           sequences.put(entry.key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch())
               .build());

@@ -6,7 +6,8 @@ import java.time.Duration;
 
 /**
  * The stall rules of one streaming sequence (DESIGN section 6), checked on a wall-clock
- * schedule: three checks in a row whose window saw the token rate down more than 40 % against
+ * schedule: the owner ejected in the heatmap (or its token cadence past the cut-over
+ * threshold), three checks in a row whose window saw the token rate down more than 40 % against
  * the sequence's own recent rate, or no token within the instance timeout. Before an attempt's
  * first token the whole-stream timeout applies instead, counted from the worker's last
  * heartbeat, since prefill and queueing legitimately take longer than the gap between two tokens.
@@ -37,11 +38,18 @@ public final class StallDetector {
     private int slowChecks;
   }
 
-  /** Whether the sequence stalled at {@code nowMs}: the reason, or null. */
-  String check(final SequenceState sequence, final Window window, final long nowMs) {
+  /**
+   * Whether the sequence stalled at {@code nowMs}: the reason, or null.
+   *
+   * @param ownerTrouble why the heatmap wants the owner's sequences moved, or null
+   */
+  String check(final SequenceState sequence, final Window window, final long nowMs, final String ownerTrouble) {
     if (sequence.getStatus() != SequenceStatus.STREAMING || sequence.getOwner() == null
         || sequence.getOutcome() == null || sequence.getStallReportedEpoch() >= sequence.getEpoch()) {
       return null;
+    }
+    if (ownerTrouble != null) {
+      return ownerTrouble;
     }
     final long silentMs = nowMs - sequence.getLastProgressMs();
     if (sequence.getAttemptTokens() == 0) {

@@ -1,0 +1,110 @@
+package io.zerolayer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.client.InferenceClient;
+import io.zerolayer.contract.client.Response;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.deploy.stack.Pipeline;
+import io.zerolayer.fleet.Fleet;
+import io.zerolayer.fleet.GpuProfile;
+import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.runtime.StreamsApp;
+import io.zerolayer.tokenbuffer.TokenBufferApp;
+import io.zerolayer.tokenbuffer.TokenBufferConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(TestCluster.class)
+class SequenceQueryIT {
+
+  private static final int REQUESTS = 12;
+  private final ObjectMapper json = new ObjectMapper();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void shouldAnswerEverySequenceFromEitherOfTwoTokenBufferInstancesByForwarding(final TestCluster.Handle cluster)
+      throws Exception {
+    // Given the pipeline's token-buffer and a second instance of it in the same group
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    final Path stateDir = cluster.stateDir(catalogue);
+    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
+        Pipeline pipeline = Pipeline.start(settings, stateDir, false, TestTenants.UNLIMITED);
+        StreamsApp second = TokenBufferApp.start(settings, new TokenBufferConfig(Map.of(
+            TokenBufferConfig.APPLICATION_ID, catalogue.prefix() + "zerolayer-token-buffer",
+            TokenBufferConfig.STATE_DIR, stateDir.resolve("token-buffer-2").toString(),
+            TokenBufferConfig.HTTP_PORT, 0)), "127.0.0.1");
+        ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        InferenceClient client = new InferenceClient(settings, serdes)) {
+      Awaits.routerSees(pipeline, fleet.instanceIds());
+      second.awaitRunning(Duration.ofSeconds(90));
+      Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
+          !second.streams().metadataForLocalThreads().iterator().next().activeTasks().isEmpty());
+
+      // When requests are answered
+      final List<InferenceRequest> requests = IntStream.range(0, REQUESTS).mapToObj(SequenceQueryIT::request).toList();
+      final List<CompletableFuture<Response>> answers = new ArrayList<>();
+      requests.forEach(request -> answers.add(client.submit(request)));
+      final List<Response> responses = new ArrayList<>();
+      for (final CompletableFuture<Response> answer : answers) {
+        responses.add(answer.get(2, TimeUnit.MINUTES));
+      }
+
+      // Then either instance answers for every sequence with its whole text
+      final List<String> bases = List.of(pipeline.tokenBufferUrl(), "http://127.0.0.1:" + second.server().port());
+      for (final String base : bases) {
+        for (int i = 0; i < REQUESTS; i++) {
+          final String id = requests.get(i).getSequenceId();
+          final String text = responses.get(i).text();
+          Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            final JsonNode sequence = get(base + "/v1/sequences/" + id);
+            assertThat(sequence.get("status").asText()).isEqualTo("FINISHED");
+            final StringBuilder tokens = new StringBuilder();
+            sequence.get("tokens").forEach(token -> tokens.append(token.asText()));
+            assertThat(tokens.toString()).isEqualTo(text);
+          });
+        }
+      }
+    }
+  }
+
+  private JsonNode get(final String url) throws Exception {
+    final HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as("GET %s: %s", url, answer.body()).isEqualTo(200);
+    return json.readTree(answer.body());
+  }
+
+  private static InferenceRequest request(final int i) {
+    return InferenceRequest.newBuilder()
+        .setSequenceId("query-" + i)
+        .setTenantId("tenant-0")
+        .setApiKey(TestTenants.key("tenant-0"))
+        .setPrompt("Sequence " + i + " for the query test.")
+        .setMaxOutputTokens(16)
+        .setSeed(i)
+        .setSubmittedAtMs(System.currentTimeMillis())
+        .build();
+  }
+}
