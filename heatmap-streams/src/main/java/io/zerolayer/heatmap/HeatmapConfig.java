@@ -10,6 +10,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
 
 /** heatmap-streams settings; each key can also come from its {@code ZEROLAYER_...} variable. */
 public final class HeatmapConfig extends AbstractConfig {
@@ -54,8 +55,8 @@ public final class HeatmapConfig extends AbstractConfig {
           "Size of the short windows that drive the score, in ms; a multiple of the advance.")
       .define(WINDOW_ADVANCE_MS, Type.LONG, 200L, Range.between(10L, 600_000L), Importance.MEDIUM,
           "Advance of the short windows, in ms.")
-      .define(WINDOW_RETENTION_MS, Type.LONG, 60_000L, Range.atLeast(1_000L), Importance.LOW,
-          "How long short windows stay queryable, in ms.")
+      .define(WINDOW_RETENTION_MS, Type.LONG, 120_000L, Range.atLeast(1_000L), Importance.LOW,
+          "How long the raw samples of short windows are kept, in ms; at least a history window and an advance.")
       .define(HISTORY_WINDOW_MS, Type.LONG, 60_000L, Range.atLeast(1_000L), Importance.MEDIUM,
           "Size of the history windows, in ms.")
       .define(HISTORY_RETENTION_MS, Type.LONG, 3_600_000L, Range.atLeast(1_000L), Importance.MEDIUM,
@@ -91,6 +92,10 @@ public final class HeatmapConfig extends AbstractConfig {
 
   public HeatmapConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
+    if (getLong(WINDOW_RETENTION_MS) < getLong(HISTORY_WINDOW_MS) + getLong(WINDOW_ADVANCE_MS)) {
+      throw new ConfigException(WINDOW_RETENTION_MS, getLong(WINDOW_RETENTION_MS), "must be at least "
+          + HISTORY_WINDOW_MS + " + " + WINDOW_ADVANCE_MS + ": a history window is folded from the raw samples");
+    }
   }
 
   /** Settings from {@code ZEROLAYER_HEATMAP_...} variables, defaults elsewhere. */

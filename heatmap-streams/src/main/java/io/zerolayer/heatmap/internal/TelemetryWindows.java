@@ -8,19 +8,21 @@ import io.zerolayer.contract.avro.TelemetryHistory;
 import io.zerolayer.contract.avro.TelemetrySlice;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.TreeMap;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
 
 /**
  * Per-instance windowed statistics in two RocksDB window stores. Short windows (size S, advancing
  * A) are kept as slices of length A holding the raw samples, so a sample is written once and a
- * window's exact mean, max and percentile come from its S/A slices. History windows keep
- * sums, maxes and a t-digest per metric; a slice is folded into its history window when the
- * instance's next slice begins, so history is written once per slice rather than per sample
- * (a sample arriving after its slice was folded reaches the short windows only).
+ * window's exact mean, max and percentile come from its S/A slices. A history window, once the
+ * instance's samples have moved past it, is folded from its slices into sums, maxes and a
+ * t-digest per metric, once; the open history window is answered from its slices, exactly.
+ * The slices are therefore kept at least one history window and one advance long.
  */
 public final class TelemetryWindows {
 
@@ -56,25 +58,52 @@ public final class TelemetryWindows {
       raw.add(value);
     }
     slices.put(instanceId, new TelemetrySlice((slice == null ? 0 : slice.getSamples()) + 1, raw), sliceStart);
-    if (previousMs >= 0 && start(previousMs, advanceMs) < sliceStart) {
-      final long closed = start(previousMs, advanceMs);
-      final TelemetrySlice done = slices.fetch(instanceId, closed);
-      if (done != null) {
-        final long historyStart = start(closed, historyMs);
-        history.put(instanceId, fold(history.fetch(instanceId, historyStart), split(done)), historyStart);
+    if (previousMs >= 0 && start(previousMs, historyMs) < start(timeMs, historyMs)) {
+      final long closed = start(previousMs, historyMs);
+      final List<double[]> samples = samples(instanceId, closed, closed + historyMs - 1);
+      if (!samples.isEmpty()) {
+        history.put(instanceId, fold(samples), closed);
       }
     }
+  }
+
+  /** The history windows that start in {@code [fromMs, toMs]}, the open one computed from its slices. */
+  public static List<WindowStats> history(final ReadOnlyWindowStore<String, TelemetryHistory> closed,
+      final ReadOnlyWindowStore<String, TelemetrySlice> slices, final String instanceId, final long fromMs,
+      final long toMs, final long historyMs) {
+    final TreeMap<Long, WindowStats> windows = new TreeMap<>();
+    try (WindowStoreIterator<TelemetryHistory> it =
+        closed.fetch(instanceId, Instant.ofEpochMilli(fromMs), Instant.ofEpochMilli(toMs))) {
+      it.forEachRemaining(entry -> windows.put(entry.key, stats(entry.key, entry.key + historyMs, entry.value)));
+    }
+    for (long start = start(fromMs, historyMs); start <= toMs; start += historyMs) {
+      if (start >= fromMs && !windows.containsKey(start)) {
+        final List<double[]> samples = new ArrayList<>();
+        try (WindowStoreIterator<TelemetrySlice> it = slices.fetch(instanceId, Instant.ofEpochMilli(start),
+            Instant.ofEpochMilli(start + historyMs - 1))) {
+          it.forEachRemaining(entry -> samples.addAll(split(entry.value)));
+        }
+        if (!samples.isEmpty()) {
+          windows.put(start, WindowStats.of(start, start + historyMs, samples));
+        }
+      }
+    }
+    return List.copyOf(windows.values());
   }
 
   /** The short window that ends with the slice holding {@code timeMs}. */
   public WindowStats current(final String instanceId, final long timeMs) {
     final long lastSlice = start(timeMs, advanceMs);
     final long from = lastSlice - sizeMs + advanceMs;
+    return WindowStats.of(from, lastSlice + advanceMs, samples(instanceId, from, lastSlice));
+  }
+
+  private List<double[]> samples(final String instanceId, final long fromMs, final long toMs) {
     final List<double[]> samples = new ArrayList<>();
-    try (WindowStoreIterator<TelemetrySlice> it = slices.fetch(instanceId, from, lastSlice)) {
+    try (WindowStoreIterator<TelemetrySlice> it = slices.fetch(instanceId, fromMs, toMs)) {
       it.forEachRemaining(entry -> samples.addAll(split(entry.value)));
     }
-    return WindowStats.of(from, lastSlice + advanceMs, samples);
+    return samples;
   }
 
   /** The raw samples of a slice, each a {@link Metric}-ordered array. */
@@ -105,27 +134,27 @@ public final class TelemetryWindows {
     return new WindowStats(startMs, endMs, window.getSamples(), means, maxes, p95s);
   }
 
-  private static TelemetryHistory fold(final TelemetryHistory window, final List<double[]> samples) {
-    final List<Double> sums = window == null ? new ArrayList<>(Collections.nCopies(Metric.COUNT, 0.0))
-        : new ArrayList<>(window.getSums());
-    final List<Double> maxes = window == null
-        ? new ArrayList<>(Collections.nCopies(Metric.COUNT, Double.NEGATIVE_INFINITY))
-        : new ArrayList<>(window.getMaxes());
+  private static TelemetryHistory fold(final List<double[]> samples) {
+    final List<Double> sums = new ArrayList<>(Metric.COUNT);
+    final List<Double> maxes = new ArrayList<>(Metric.COUNT);
     final List<ByteBuffer> digests = new ArrayList<>(Metric.COUNT);
     for (int m = 0; m < Metric.COUNT; m++) {
-      final TDigest digest = window == null ? new MergingDigest(DIGEST_COMPRESSION)
-          : MergingDigest.fromBytes(window.getDigests().get(m).duplicate());
+      final TDigest digest = new MergingDigest(DIGEST_COMPRESSION);
+      double sum = 0;
+      double max = Double.NEGATIVE_INFINITY;
       for (final double[] values : samples) {
-        sums.set(m, sums.get(m) + values[m]);
-        maxes.set(m, Math.max(maxes.get(m), values[m]));
+        sum += values[m];
+        max = Math.max(max, values[m]);
         digest.add(values[m]);
       }
+      sums.add(sum);
+      maxes.add(max);
       final ByteBuffer bytes = ByteBuffer.allocate(digest.smallByteSize());
       digest.asSmallBytes(bytes);
       bytes.flip();
       digests.add(bytes);
     }
-    return new TelemetryHistory((window == null ? 0L : window.getSamples()) + samples.size(), sums, maxes, digests);
+    return new TelemetryHistory((long) samples.size(), sums, maxes, digests);
   }
 
   private static long start(final long timeMs, final long sizeMs) {

@@ -74,22 +74,14 @@ public final class StoreHeatmapQueries implements HeatmapQueries {
   public Lookup<List<WindowView>> history(final String instanceId, final long fromMs, final long toMs,
       final boolean shortWindows) {
     final String name = shortWindows ? HeatmapTopology.TELEMETRY_WINDOW_STORE : HeatmapTopology.TELEMETRY_HISTORY_STORE;
-    return owned(name, instanceId, partition -> new Found<>(shortWindows
-        ? shortWindows(store(name, QueryableStoreTypes.<String, TelemetrySlice>windowStore(), partition),
-            instanceId, fromMs, toMs)
-        : historyWindows(store(name, QueryableStoreTypes.<String, TelemetryHistory>windowStore(), partition),
-            instanceId, fromMs, toMs)));
-  }
-
-  private List<WindowView> historyWindows(final ReadOnlyWindowStore<String, TelemetryHistory> store,
-      final String instanceId, final long fromMs, final long toMs) {
-    final List<WindowView> windows = new ArrayList<>();
-    try (WindowStoreIterator<TelemetryHistory> it =
-        store.fetch(instanceId, Instant.ofEpochMilli(fromMs), Instant.ofEpochMilli(toMs))) {
-      it.forEachRemaining(entry -> windows.add(WindowView.of(
-          TelemetryWindows.stats(entry.key, entry.key + historyWindow.toMillis(), entry.value))));
-    }
-    return windows;
+    return owned(name, instanceId, partition -> {
+      final ReadOnlyWindowStore<String, TelemetrySlice> slices = store(HeatmapTopology.TELEMETRY_WINDOW_STORE,
+          QueryableStoreTypes.<String, TelemetrySlice>windowStore(), partition);
+      return new Found<>(shortWindows ? shortWindows(slices, instanceId, fromMs, toMs)
+          : TelemetryWindows.history(store(HeatmapTopology.TELEMETRY_HISTORY_STORE,
+              QueryableStoreTypes.<String, TelemetryHistory>windowStore(), partition), slices, instanceId, fromMs,
+              toMs, historyWindow.toMillis()).stream().map(WindowView::of).toList());
+    });
   }
 
   private List<WindowView> shortWindows(final ReadOnlyWindowStore<String, TelemetrySlice> store,

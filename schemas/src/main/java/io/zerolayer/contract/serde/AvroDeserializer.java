@@ -3,6 +3,7 @@ package io.zerolayer.contract.serde;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryDecoder;
@@ -23,6 +24,9 @@ import org.apache.kafka.common.serialization.Deserializer;
  */
 public final class AvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
 
+  // Resolving a writer's schema against the reader's is costly; one reader per schema id serves
+  // every record (readers are thread-safe).
+  private final Map<Integer, SpecificDatumReader<T>> readers = new ConcurrentHashMap<>();
   private SchemaRegistryClient registry;
   private Schema readerSchema;
   private boolean ownsRegistry;
@@ -67,7 +71,8 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
     final Schema reader = readerSchema != null ? readerSchema : readerFor(writerSchema);
     final BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, 5, data.length - 5, null);
     try {
-      final T value = new SpecificDatumReader<T>(writerSchema, reader).read(null, decoder);
+      final T value = readers.computeIfAbsent(id, any -> new SpecificDatumReader<>(writerSchema, reader))
+          .read(null, decoder);
       if (!decoder.isEnd()) {
         throw new SerializationException("Record on " + topic + " has bytes left over after a "
             + writerSchema.getFullName());

@@ -4,6 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
@@ -21,6 +23,8 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
 
   static final byte MAGIC_BYTE = 0;
 
+  // Building a writer resolves the schema; one per schema serves every record (writers are thread-safe).
+  private final Map<Schema, SpecificDatumWriter<T>> writers = new ConcurrentHashMap<>();
   private SchemaRegistryClient registry;
   private boolean autoRegister;
   private boolean ownsRegistry;
@@ -59,12 +63,12 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
       }
       throw new SerializationException("Cannot get a schema id for subject " + subject + ": " + e.getMessage(), e);
     }
-    final ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+    final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
     out.write(MAGIC_BYTE);
     out.writeBytes(ByteBuffer.allocate(Integer.BYTES).putInt(id).array());
     final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
     try {
-      new SpecificDatumWriter<T>(record.getSchema()).write(record, encoder);
+      writers.computeIfAbsent(record.getSchema(), SpecificDatumWriter::new).write(record, encoder);
       encoder.flush();
     } catch (final IOException | RuntimeException e) {
       throw new SerializationException("Cannot write " + record.getSchema().getFullName() + " for topic "
