@@ -3,6 +3,7 @@ package io.zerolayer.tokenbuffer.openai;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zerolayer.tokenbuffer.worker.Quoted;
 
 /**
  * One event of a streamed completion ({@code "object": "text_completion"}): the text it adds
@@ -24,13 +25,13 @@ record CompletionDelta(String text, String finishReason) {
       event = json.readTree(data);
     } catch (final JsonProcessingException e) {
       throw new InferenceServerException("Inference server at " + server + " streamed an event that is not JSON: "
-          + InferenceServerException.start(data), e);
+          + Quoted.start(data), e);
     }
     final JsonNode error = event.get("error");
     if (error != null && !error.isNull() || "error".equals(event.path("object").asText())) {
       final JsonNode detail = error != null && error.isObject() ? error : event;
       throw new InferenceServerException("Inference server at " + server + " reported an error in its stream: "
-          + InferenceServerException.start(detail.path("message").asText(data)));
+          + Quoted.start(detail.path("message").asText(data)));
     }
     final JsonNode choice = event.path("choices").path(0);
     if (choice.isMissingNode()) {

@@ -10,8 +10,6 @@ import java.io.IOException;
 public final class InferenceServerException extends IOException {
 
   private static final long serialVersionUID = 1L;
-  /** How much of an answer a message quotes. */
-  static final int QUOTED_CHARS = 300;
 
   InferenceServerException(final String message) {
     super(message);
@@ -19,11 +17,5 @@ public final class InferenceServerException extends IOException {
 
   InferenceServerException(final String message, final Throwable cause) {
     super(message, cause);
-  }
-
-  /** The start of a body, on one line, for a message. */
-  static String start(final String body) {
-    final String line = body.replaceAll("\\s+", " ").strip();
-    return line.length() <= QUOTED_CHARS ? line : line.substring(0, QUOTED_CHARS) + "...";
   }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.tokenbuffer.worker.InferenceEngine;
+import io.zerolayer.tokenbuffer.worker.SequencePrefixClient;
 import io.zerolayer.tokenbuffer.worker.TokenSink;
 import java.io.IOException;
 import java.net.URI;

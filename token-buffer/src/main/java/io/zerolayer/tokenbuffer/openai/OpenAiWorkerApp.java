@@ -4,6 +4,7 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
+import io.zerolayer.tokenbuffer.worker.SequencePrefixClient;
 import io.zerolayer.tokenbuffer.worker.Worker;
 
 /**

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zerolayer.runtime.EnvironmentConfig;
+import io.zerolayer.tokenbuffer.worker.Quoted;
 import io.zerolayer.tokenbuffer.worker.TokenSink;
 import java.io.IOException;
 import java.io.InputStream;
@@ -83,8 +84,8 @@ final class StreamedCompletion {
       body.set(stream);
       if (response.statusCode() != 200) {
         throw new InferenceServerException("Inference server at " + server + " answered HTTP "
-            + response.statusCode() + ": " + InferenceServerException.start(
-                new String(stream.readNBytes(InferenceServerException.QUOTED_CHARS * 4), StandardCharsets.UTF_8)));
+            + response.statusCode() + ": " + Quoted.start(
+                new String(stream.readNBytes(Quoted.CHARS * 4), StandardCharsets.UTF_8)));
       }
       stopIfCancelled();
       return read(new ServerSentEvents(stream, sink::started));

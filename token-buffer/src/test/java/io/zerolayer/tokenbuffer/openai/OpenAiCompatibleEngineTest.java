@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.zerolayer.contract.avro.DispatchTask;
+import io.zerolayer.tokenbuffer.worker.SequencePrefixClient;
+import io.zerolayer.tokenbuffer.worker.SequencePrefixException;
+import io.zerolayer.tokenbuffer.worker.StandInTokenBuffer;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;

@@ -82,6 +82,7 @@ final class StandInCompletionServer implements AutoCloseable {
       if (i == stallAfterTokens) {
         stalled.countDown();
         release.await(30, TimeUnit.SECONDS);
+        probeClient(out);
       }
       if (dropAfterTokens != null && i == dropAfterTokens) {
         return;
@@ -97,6 +98,18 @@ final class StandInCompletionServer implements AutoCloseable {
     send(out, JSON.createObjectNode().put("object", "text_completion").put("model", MODEL)
         .<ObjectNode>set("choices", JSON.createArrayNode()).toString());
     send(out, "[DONE]");
+  }
+
+  /**
+   * Writes SSE comments for a while: a client that closed the stream makes one of them fail
+   * (the first write after a close may still land in a buffer, so one write is not enough).
+   */
+  private static void probeClient(final OutputStream out) throws IOException, InterruptedException {
+    for (int i = 0; i < 200; i++) {
+      out.write(": still here\n\n".getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      Thread.sleep(10);
+    }
   }
 
   private static String event(final String text, final String finishReason) {

@@ -1,4 +1,4 @@
-package io.zerolayer.tokenbuffer.openai;
+package io.zerolayer.tokenbuffer.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.zerolayer.tokenbuffer.openai;
+package io.zerolayer.tokenbuffer.worker;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -9,31 +9,31 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** token-buffer's {@code GET /v1/sequences/{id}} for tests, with the same JSON and status codes. */
-final class StandInTokenBuffer implements AutoCloseable {
+public final class StandInTokenBuffer implements AutoCloseable {
 
-  final AtomicInteger calls = new AtomicInteger();
+  public final AtomicInteger calls = new AtomicInteger();
   private final Map<String, SequenceView> sequences = new ConcurrentHashMap<>();
   private final AtomicInteger unavailableAnswers = new AtomicInteger();
   private final Javalin http;
 
-  StandInTokenBuffer() {
+  public StandInTokenBuffer() {
     http = Javalin.create(config -> config.showJavalinBanner = false);
     http.get("/v1/sequences/{id}", this::get);
     http.start("127.0.0.1", 0);
   }
 
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + http.port();
   }
 
   /** Holds a streaming sequence with these accepted tokens. */
-  void holds(final String sequenceId, final List<String> tokens) {
+  public void holds(final String sequenceId, final List<String> tokens) {
     sequences.put(sequenceId, new SequenceView(sequenceId, 2, "gpu-backup", "STREAMING", "CUTOVER",
         List.copyOf(tokens), tokens.size()));
   }
 
   /** Answers the next {@code count} lookups with 503, as while the store is rebalancing. */
-  void rebalancingFor(final int count) {
+  public void rebalancingFor(final int count) {
     unavailableAnswers.set(count);
   }
 

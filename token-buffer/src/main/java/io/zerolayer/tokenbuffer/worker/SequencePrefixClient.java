@@ -1,10 +1,9 @@
-package io.zerolayer.tokenbuffer.openai;
+package io.zerolayer.tokenbuffer.worker;
 
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.zerolayer.runtime.EnvironmentConfig;
 import io.zerolayer.tokenbuffer.query.SequenceView;
 import java.io.IOException;
 import java.net.URI;
@@ -74,9 +73,9 @@ public final class SequencePrefixClient {
     try {
       return http.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (final IOException e) {
-      throw new SequencePrefixException("token-buffer is not reachable at " + uri + " (" + e + "); set "
-          + EnvironmentConfig.variable(OpenAiWorkerConfig.SEQUENCE_QUERY_URL)
-          + " to token-buffer's HTTP address (its tokenbuffer.http.port, 8084 by default) and check it is running", e);
+      throw new SequencePrefixException("token-buffer is not reachable at " + uri + " (" + e + "); point the"
+          + " worker's sequence query URL (OpenAiWorkerApp: ZEROLAYER_OPENAI_WORKER_SEQUENCE_QUERY_URL) at"
+          + " token-buffer's HTTP address (its tokenbuffer.http.port, 8084 by default) and check it is running", e);
     }
   }
 
@@ -89,18 +88,18 @@ public final class SequencePrefixClient {
     }
     if (status == 503) {
       throw new SequencePrefixException("token-buffer at " + uri + " still answered 503 after " + ATTEMPTS
-          + " calls (its sequence store is moving): " + InferenceServerException.start(response.body()));
+          + " calls (its sequence store is moving): " + Quoted.start(response.body()));
     }
     if (status != 200) {
       throw new SequencePrefixException("token-buffer at " + uri + " answered HTTP " + status + ": "
-          + InferenceServerException.start(response.body()));
+          + Quoted.start(response.body()));
     }
     final SequenceView view;
     try {
       view = json.readValue(response.body(), SequenceView.class);
     } catch (final IOException e) {
       throw new SequencePrefixException("token-buffer at " + uri + " answered with a body that is not a sequence: "
-          + InferenceServerException.start(response.body()), e);
+          + Quoted.start(response.body()), e);
     }
     final List<String> tokens = view.tokens() == null ? List.of() : view.tokens();
     if (tokens.size() < count) {

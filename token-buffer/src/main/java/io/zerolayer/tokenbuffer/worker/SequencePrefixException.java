@@ -1,4 +1,4 @@
-package io.zerolayer.tokenbuffer.openai;
+package io.zerolayer.tokenbuffer.worker;
 
 import java.io.IOException;
 
