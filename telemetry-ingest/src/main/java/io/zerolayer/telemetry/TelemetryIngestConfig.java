@@ -1,8 +1,10 @@
 package io.zerolayer.telemetry;
 
 import io.zerolayer.runtime.EnvironmentConfig;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -15,6 +17,8 @@ public final class TelemetryIngestConfig extends AbstractConfig {
   public static final String SCRAPE_INTERVAL_MS = "telemetry.scrape.interval.ms";
   public static final String SCRAPE_TIMEOUT_MS = "telemetry.scrape.timeout.ms";
   public static final String SCRAPE_THREADS = "telemetry.scrape.threads";
+  public static final String HTTP_PORT = "telemetry.http.port";
+  public static final String TARGETS_FILE = "telemetry.targets.file";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(SCRAPE_INTERVAL_MS, Type.LONG, 1000L, Range.atLeast(10L), Importance.HIGH,
@@ -23,7 +27,11 @@ public final class TelemetryIngestConfig extends AbstractConfig {
       .define(SCRAPE_TIMEOUT_MS, Type.LONG, 500L, Range.atLeast(1L), Importance.MEDIUM,
           "Longest wait for one /metrics page, connection included, in ms; a late page skips the sample.")
       .define(SCRAPE_THREADS, Type.INT, 2, Range.atLeast(1), Importance.LOW,
-          "Threads scraping targets; each target is scraped by one of them at a time.");
+          "Threads scraping targets; each target is scraped by one of them at a time.")
+      .define(HTTP_PORT, Type.INT, 8087, Range.between(0, 65_535), Importance.LOW,
+          "Port of the metrics endpoint and of the push endpoint (POST /v1/telemetry); 0 picks a free one.")
+      .define(TARGETS_FILE, Type.STRING, "", Importance.HIGH,
+          "JSON file of the instances to scrape (see ScrapeTargetsFile and the README); empty: push only.");
 
   public TelemetryIngestConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
@@ -44,5 +52,15 @@ public final class TelemetryIngestConfig extends AbstractConfig {
 
   public int scrapeThreads() {
     return getInt(SCRAPE_THREADS);
+  }
+
+  public int httpPort() {
+    return getInt(HTTP_PORT);
+  }
+
+  /** The scrape targets file; empty when none is configured and telemetry only comes by push. */
+  public Optional<Path> targetsFile() {
+    final String file = getString(TARGETS_FILE).strip();
+    return file.isEmpty() ? Optional.empty() : Optional.of(Path.of(file));
   }
 }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -22,10 +23,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class TelemetryPublisher implements AutoCloseable {
 
+  /** How far a sample's time may be from this process's clock. */
+  static final Duration MAX_CLOCK_SKEW = Duration.ofSeconds(30);
+
   private static final Logger LOG = LoggerFactory.getLogger(TelemetryPublisher.class);
 
   private final KafkaProducer<String, InstanceTelemetry> producer;
-  private final TelemetryValidator validator = new TelemetryValidator(Duration.ofSeconds(30));
+  private final TelemetryValidator validator = new TelemetryValidator(MAX_CLOCK_SKEW);
   private final String topic;
 
   public TelemetryPublisher(final ClusterSettings cluster, final ContractSerdes serdes) {
@@ -37,19 +41,36 @@ public final class TelemetryPublisher implements AutoCloseable {
   }
 
   /**
+   * Sends the sample without waiting for the broker; a send that fails is logged.
+   *
    * @throws IllegalArgumentException when the sample cannot be true
    */
   public void publish(final InstanceTelemetry sample) {
+    send(sample);
+  }
+
+  /**
+   * Sends the sample; a send that fails is logged.
+   *
+   * @return completes when the broker has the record, exceptionally when it could not be sent
+   * @throws IllegalArgumentException when the sample cannot be true
+   */
+  public CompletableFuture<Void> send(final InstanceTelemetry sample) {
     final List<String> problems = validator.problems(sample, System.currentTimeMillis());
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException("Telemetry of " + sample.getInstanceId() + " refused: "
           + String.join("; ", problems));
     }
+    final CompletableFuture<Void> sent = new CompletableFuture<>();
     producer.send(new ProducerRecord<>(topic, sample.getInstanceId(), sample), (metadata, error) -> {
-      if (error != null) {
+      if (error == null) {
+        sent.complete(null);
+      } else {
         LOG.warn("Telemetry of {} not published: {}", sample.getInstanceId(), error.toString());
+        sent.completeExceptionally(error);
       }
     });
+    return sent;
   }
 
   @Override

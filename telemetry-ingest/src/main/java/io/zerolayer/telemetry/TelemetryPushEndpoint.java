@@ -32,6 +32,7 @@ public final class TelemetryPushEndpoint {
   private final TelemetryValidator validator;
   private final Consumer<InstanceTelemetry> sink;
   private final LongSupplier clockMs;
+  private final Runnable refused;
 
   /**
    * @param sink receives each accepted sample (the {@link TelemetryPublisher} in production)
@@ -39,9 +40,18 @@ public final class TelemetryPushEndpoint {
    */
   public TelemetryPushEndpoint(final TelemetryValidator validator, final Consumer<InstanceTelemetry> sink,
       final LongSupplier clockMs) {
+    this(validator, sink, clockMs, () -> { });
+  }
+
+  /**
+   * @param refused called for each sample answered 400, to count them
+   */
+  public TelemetryPushEndpoint(final TelemetryValidator validator, final Consumer<InstanceTelemetry> sink,
+      final LongSupplier clockMs, final Runnable refused) {
     this.validator = requireNonNull(validator, "validator");
     this.sink = requireNonNull(sink, "sink");
     this.clockMs = requireNonNull(clockMs, "clockMs");
+    this.refused = requireNonNull(refused, "refused");
   }
 
   /** Adds the route; fits {@code new MetricsServer(app, endpoint::register)}. */
@@ -54,6 +64,7 @@ public final class TelemetryPushEndpoint {
     try {
       body = JSON.readTree(ctx.body());
     } catch (final JsonProcessingException e) {
+      refused.run();
       reply(ctx, HttpStatus.BAD_REQUEST, Map.of("problems", List.of("body is not JSON: " + e.getOriginalMessage())));
       return;
     }
@@ -62,6 +73,7 @@ public final class TelemetryPushEndpoint {
     final List<String> problems = new ArrayList<>(read.problems());
     problems.addAll(validator.problems(read.telemetry(), nowMs));
     if (!problems.isEmpty()) {
+      refused.run();
       reply(ctx, HttpStatus.BAD_REQUEST, Map.of("problems", problems));
       return;
     }

@@ -23,14 +23,24 @@ public final class TelemetryScraper implements AutoCloseable {
   private final TelemetryIngestConfig config;
   private final List<ScrapeTarget> targets;
   private final Consumer<InstanceTelemetry> sink;
+  private final Consumer<ScrapeTarget> failed;
   private final ScheduledExecutorService executor;
   private final MetricsFetcher fetcher;
 
   public TelemetryScraper(final TelemetryIngestConfig config, final List<ScrapeTarget> targets,
       final Consumer<InstanceTelemetry> sink) {
+    this(config, targets, sink, target -> { });
+  }
+
+  /**
+   * @param failed called for each round of a target that sent no sample, to count them
+   */
+  public TelemetryScraper(final TelemetryIngestConfig config, final List<ScrapeTarget> targets,
+      final Consumer<InstanceTelemetry> sink, final Consumer<ScrapeTarget> failed) {
     this.config = requireNonNull(config, "config");
     this.targets = List.copyOf(requireNonNull(targets, "targets"));
     this.sink = requireNonNull(sink, "sink");
+    this.failed = requireNonNull(failed, "failed");
     final AtomicInteger threads = new AtomicInteger();
     this.executor = Executors.newScheduledThreadPool(config.scrapeThreads(), runnable -> {
       final Thread thread = new Thread(runnable, "telemetry-scraper-" + threads.incrementAndGet());
@@ -45,7 +55,8 @@ public final class TelemetryScraper implements AutoCloseable {
   public TelemetryScraper start() {
     final long intervalMs = config.scrapeInterval().toMillis();
     for (final ScrapeTarget target : targets) {
-      executor.scheduleWithFixedDelay(new TargetScrapeTask(target, fetcher, sink, System::currentTimeMillis),
+      executor.scheduleWithFixedDelay(new TargetScrapeTask(target, fetcher, sink, System::currentTimeMillis,
+          () -> failed.accept(target)),
           0, intervalMs, TimeUnit.MILLISECONDS);
     }
     return this;

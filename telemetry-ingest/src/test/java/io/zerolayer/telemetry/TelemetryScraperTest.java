@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +25,6 @@ class TelemetryScraperTest {
 
   private final List<InstanceTelemetry> samples = new CopyOnWriteArrayList<>();
   private final AtomicBoolean engineHealthy = new AtomicBoolean(true);
-  private final AtomicInteger engineRequests = new AtomicInteger();
   private final AtomicReference<String> acceptHeader = new AtomicReference<>();
   private Javalin exporters;
 
@@ -34,7 +32,6 @@ class TelemetryScraperTest {
   void startExporters() {
     exporters = Javalin.create(config -> config.showJavalinBanner = false)
         .get("/metrics", ctx -> {
-          engineRequests.incrementAndGet();
           acceptHeader.set(ctx.header("Accept"));
           if (engineHealthy.get()) {
             ctx.contentType("text/plain; version=0.0.4").result(MetricsSamples.text(MetricsSamples.VLLM_V1));
@@ -81,10 +78,13 @@ class TelemetryScraperTest {
   void shouldSendNothingWhileTheServerFailsAndResumeOnceItAnswers() throws Exception {
     engineHealthy.set(false);
     final ScrapeTarget target = ScrapeTarget.of("gpu-2", "zone-a", uri("/metrics"));
+    final List<ScrapeTarget> failedRounds = new CopyOnWriteArrayList<>();
 
-    try (TelemetryScraper scraper = new TelemetryScraper(EVERY_50_MS, List.of(target), samples::add).start()) {
-      await().atMost(Duration.ofSeconds(10)).until(() -> engineRequests.get() >= 3);
+    try (TelemetryScraper scraper =
+        new TelemetryScraper(EVERY_50_MS, List.of(target), samples::add, failedRounds::add).start()) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> failedRounds.size() >= 3);
       assertThat(samples).isEmpty();
+      assertThat(failedRounds).containsOnly(target);
 
       engineHealthy.set(true);
       await().atMost(Duration.ofSeconds(10)).until(() -> !samples.isEmpty());

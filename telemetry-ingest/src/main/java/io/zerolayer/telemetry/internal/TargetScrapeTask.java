@@ -27,16 +27,21 @@ public final class TargetScrapeTask implements Runnable {
   private final Consumer<InstanceTelemetry> sink;
   private final LongSupplier clockMs;
   private final TelemetryMapper mapper;
+  private final Runnable failed;
   private Set<String> reportedNeutral;
   private boolean failing;
 
+  /**
+   * @param failed called for each round that sends no sample
+   */
   public TargetScrapeTask(final ScrapeTarget target, final MetricsFetcher fetcher,
-      final Consumer<InstanceTelemetry> sink, final LongSupplier clockMs) {
+      final Consumer<InstanceTelemetry> sink, final LongSupplier clockMs, final Runnable failed) {
     this.target = requireNonNull(target, "target");
     this.fetcher = requireNonNull(fetcher, "fetcher");
     this.sink = requireNonNull(sink, "sink");
     this.clockMs = requireNonNull(clockMs, "clockMs");
     this.mapper = new TelemetryMapper(target);
+    this.failed = requireNonNull(failed, "failed");
   }
 
   @Override
@@ -52,6 +57,7 @@ public final class TargetScrapeTask implements Runnable {
       Thread.currentThread().interrupt();
     } catch (final IOException | RuntimeException e) {
       // A scheduled task that throws is never run again: every failure must end here.
+      failed.run();
       if (!failing) {
         LOG.warn("Instance {}: no telemetry this round: {}", target.instanceId(), e.toString());
       }
