@@ -89,6 +89,9 @@ class FragmentationRulesTest {
   @Test
   void shouldReturnToHealthyAfterTheRecoveryHold() {
     heatmap.feed("gpu-1", sample -> sample.setVramFragmentation(0.99), Duration.ofMillis(3_500));
+    // it leaves EJECTED once a whole 1 s window is at or below 92 %, then holds 3 s below 85 %
+    heatmap.feed("gpu-1", sample -> sample.setVramFragmentation(0.30), Duration.ofMillis(1_000));
+    assertThat(heatmap.latest("gpu-1").getState()).isEqualTo(InstanceState.EJECTED);
     heatmap.feed("gpu-1", sample -> sample.setVramFragmentation(0.30), Duration.ofMillis(2_900));
     assertThat(heatmap.latest("gpu-1").getState()).isEqualTo(InstanceState.RECOVERING);
 
@@ -97,6 +100,30 @@ class FragmentationRulesTest {
     final InstanceScore row = heatmap.latest("gpu-1");
     assertThat(row.getState()).isEqualTo(InstanceState.HEALTHY);
     assertThat(row.getWeight()).isEqualTo(1.0);
+  }
+
+  @Test
+  void shouldEjectAnInstanceHoveringAround92PercentInsteadOfFlapping() {
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+    // wall clock t0 .. t0 + 4 s: 95 % and 91 % in turn
+    final long[] tick = {0};
+    heatmap.feed("gpu-1", sample -> sample.setVramFragmentation(tick[0]++ % 2 == 0 ? 0.95 : 0.91),
+        Duration.ofMillis(4_000));
+
+    assertThat(heatmap.instanceStates("gpu-1")).containsExactly("HEALTHY", "UNAVAILABLE", "RECOVERING", "EJECTED");
+  }
+
+  @Test
+  void shouldStartANewObservationForASpikeLongAfterTheLastOne() {
+    heatmap.feed("gpu-1", sample -> sample.setVramFragmentation(0.99), Duration.ofMillis(500));
+    heatmap.feed("gpu-1", sample -> sample.setVramFragmentation(0.88), Duration.ofMillis(4_000));
+
+    heatmap.feed("gpu-1", sample -> sample.setVramFragmentation(0.99), Duration.ofMillis(200));
+
+    final InstanceScore row = heatmap.latest("gpu-1");
+    assertThat(row.getState()).isEqualTo(InstanceState.RECOVERING);
+    assertThat(row.getWeight()).isZero();
+    assertThat(row.getReason()).contains(": observing");
   }
 
   @Test

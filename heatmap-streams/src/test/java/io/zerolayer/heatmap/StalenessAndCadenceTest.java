@@ -65,6 +65,20 @@ class StalenessAndCadenceTest {
   }
 
   @Test
+  void shouldReturnAnInstanceEjectedForSilenceToHealthyWithoutARecoveryCap() {
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+    for (int i = 0; i < 12; i++) {
+      heatmap.advance(Duration.ofMillis(200));
+    }
+    assertThat(heatmap.latest("gpu-1").getState()).isEqualTo(InstanceState.EJECTED);
+
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+
+    assertThat(heatmap.latest("gpu-1").getState()).isEqualTo(InstanceState.HEALTHY);
+    assertThat(heatmap.instanceStates("gpu-1")).containsExactly("HEALTHY", "SUSPECT", "EJECTED", "HEALTHY");
+  }
+
+  @Test
   void shouldMarkAnInstanceNetworkDegradedAbove8PercentRetransmits() {
     heatmap.feed("gpu-1", sample -> sample.setTcpRetransmitRate(0.15), Duration.ofMillis(2_000));
 

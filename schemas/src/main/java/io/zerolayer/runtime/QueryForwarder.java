@@ -23,15 +23,23 @@ public final class QueryForwarder {
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
   /** Answers the query with the answer of the instance at {@code host:port}. */
-  public void forward(final Context ctx, final String host, final int port) throws IOException, InterruptedException {
+  public void forward(final Context ctx, final String host, final int port) throws InterruptedException {
     if (ctx.header(FORWARDED_HEADER) != null) {
       unavailable(ctx, "the key is moving between instances of the app");
       return;
     }
     final String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
-    final HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
-            URI.create("http://" + host + ":" + port + ctx.path() + query))
-        .header(FORWARDED_HEADER, "1").timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+    final URI target = URI.create("http://" + host + ":" + port + ctx.path() + query);
+    final HttpResponse<String> answer;
+    try {
+      answer = http.send(HttpRequest.newBuilder(target).header(FORWARDED_HEADER, "1").timeout(TIMEOUT).build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (final IOException e) {
+      // The holder is gone or slow (it may be leaving the group); the key will move or answer again.
+      unavailable(ctx, "the app instance holding the key, " + host + ":" + port + ", did not answer: " + e);
+      return;
+    }
+    answer.headers().firstValue("Retry-After").ifPresent(value -> ctx.header("Retry-After", value));
     ctx.status(answer.statusCode()).contentType("application/json").result(answer.body());
   }
 

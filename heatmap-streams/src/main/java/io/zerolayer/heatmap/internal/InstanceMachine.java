@@ -10,12 +10,23 @@ import java.util.List;
  * The instance state machine of DESIGN section 5: fragmentation bands with the 3-second
  * observation above 92 %, TGSV bands with the cut-over trigger, saturation, network degradation
  * and staleness. Plain Java; the heatmap processor feeds it samples and wall-clock ticks.
+ *
+ * <p>A fragmentation episode starts with a sample above 92 %: weight 0 ({@code UNAVAILABLE})
+ * and a 3-second observation. A sample at or below 92 % within it means the instance came back:
+ * {@code RECOVERING}, factor at most 0.3, never ejected for that episode's first 3 seconds. A
+ * sample above 92 % while it recovers gives weight 0 again without changing the state, and the
+ * observation goes on from the episode's start as long as critical samples keep coming less than
+ * an observation apart, so an instance hovering around 92 % is ejected rather than flapping.
+ * An ejected instance leaves {@code EJECTED} once its whole short window is at or below 92 %;
+ * the episode ends after fragmentation stayed below 85 % for the recovery hold.
  */
 public final class InstanceMachine {
 
   /** The fragmentation factor of an instance that came back from above 92 %. */
   static final double RECOVERING_CAP = 0.3;
   static final double NETWORK_DEGRADED = 0.08;
+  /** A new {@code PRE_CLEAR} needs fragmentation to have dropped below this since the last one. */
+  static final double PRE_CLEAR_REARM = 0.80;
   private static final String UNKNOWN = "UNKNOWN";
 
   private final RuleTimings timings;
@@ -32,36 +43,35 @@ public final class InstanceMachine {
   public Assessment onSample(final String instanceId, final String zone, final Machine previous,
       final Signals signals, final long nowMs) {
     final Machine last = previous == null ? Machine.unknown(nowMs) : previous;
-    final double fragmentation = signals.fragmentation();
-    final boolean critical = fragmentation > ScoreRules.FRAGMENTATION_CRITICAL;
-    final long criticalSince = critical ? (last.observing() ? last.criticalSinceMs() : nowMs) : -1;
-    final boolean ejected = critical && nowMs - criticalSince >= timings.observationMs();
-    final long calmSince = calmSince(last, critical, fragmentation, nowMs);
-    final boolean recovering = !critical && calmSince != Long.MIN_VALUE
-        && (calmSince < 0 || nowMs - calmSince < timings.recoveryHoldMs());
+    final Episode episode = Episode.next(last, signals, nowMs, timings);
     final List<String> reasons = new ArrayList<>();
-    final double weight = critical ? 0.0 : weight(signals, recovering, reasons);
-    if (critical) {
-      reasons.add(String.format("fragmentation %.1f%% > 92%% since %d ms%s", 100 * fragmentation,
-          nowMs - criticalSince, ejected ? ": ejected" : ": observing"));
+    double weight = weight(signals, episode.recovering(), reasons);
+    if (episode.critical()) {
+      weight = 0.0;
+      reasons.add(String.format("fragmentation %.1f%% > 92%% since %d ms%s", 100 * signals.fragmentation(),
+          nowMs - episode.criticalSinceMs(), episode.ejected() ? ": ejected" : ": observing"));
+    } else if (episode.ejected()) {
+      weight = 0.0;
+      reasons.add(String.format("ejected for fragmentation; the last second peaked at %.1f%%",
+          100 * signals.fragmentationMax()));
     }
-    final boolean saturated = ScoreRules.saturated(signals.gpuUtilization());
     final boolean networkDegraded = signals.retransmitRate() > NETWORK_DEGRADED;
     if (networkDegraded) {
       reasons.add(String.format("TCP retransmit %.1f%% > 8%%: network-degraded", 100 * signals.retransmitRate()));
     }
-    final InstanceState state = critical ? (ejected ? InstanceState.EJECTED : InstanceState.UNAVAILABLE)
-        : recovering ? InstanceState.RECOVERING
-        : saturated || weight == 0.0 ? InstanceState.UNAVAILABLE
+    final InstanceState state = episode.ejected() ? InstanceState.EJECTED
+        : episode.recovering() ? InstanceState.RECOVERING
+        : episode.critical() || weight == 0.0 ? InstanceState.UNAVAILABLE
         : weight < 1.0 || networkDegraded ? InstanceState.DEGRADED : InstanceState.HEALTHY;
-    final boolean inPreClearBand = fragmentation >= ScoreRules.FRAGMENTATION_PRE_CLEAR && !critical;
+    final double fragmentation = signals.fragmentation();
+    final boolean inPreClearBand = fragmentation >= ScoreRules.FRAGMENTATION_PRE_CLEAR && !episode.critical();
+    final boolean preClear = inPreClearBand && !last.preClearSent();
     final String reason = reasons.isEmpty() ? "healthy" : String.join("; ", reasons);
     final Machine next = new Machine(state, state == last.state() && previous != null ? last.sinceMs() : nowMs,
-        weight, reason, criticalSince, recovering ? calmSince : -1,
-        inPreClearBand || (critical && last.preClearSent()), signals.tgsvMs() > ScoreRules.TGSV_CUTOVER_MS,
-        networkDegraded);
-    return new Assessment(next, inPreClearBand && !last.preClearSent(),
-        transition(instanceId, zone, previous, next, signals, nowMs));
+        weight, reason, episode.criticalSinceMs(), episode.lastCriticalMs(), episode.calmSinceMs(),
+        preClear || (last.preClearSent() && fragmentation >= PRE_CLEAR_REARM),
+        signals.tgsvMs() > ScoreRules.TGSV_CUTOVER_MS, networkDegraded);
+    return new Assessment(next, preClear, transition(instanceId, zone, previous, next, signals, nowMs));
   }
 
   /**
@@ -75,35 +85,22 @@ public final class InstanceMachine {
     final long silentMs = nowMs - lastSeenMs;
     final InstanceState state = machine.state();
     if (silentMs >= timings.ejectAfterMs() && state != InstanceState.EJECTED) {
-      return moved(instanceId, zone, machine, InstanceState.EJECTED, -1,
+      return moved(instanceId, zone, machine, InstanceState.EJECTED,
           "no telemetry for " + silentMs + " ms: ejected", signals, nowMs);
     }
     if (silentMs >= timings.suspectAfterMs() && silentMs < timings.ejectAfterMs()
         && state != InstanceState.SUSPECT && state != InstanceState.EJECTED) {
-      return moved(instanceId, zone, machine, InstanceState.SUSPECT, machine.criticalSinceMs(),
+      return moved(instanceId, zone, machine, InstanceState.SUSPECT,
           "no telemetry for " + silentMs + " ms: suspect", signals, nowMs);
     }
-    if (machine.observing() && state == InstanceState.UNAVAILABLE
+    if (machine.inEpisode() && state != InstanceState.EJECTED && state != InstanceState.SUSPECT
+        && signals.fragmentation() > ScoreRules.FRAGMENTATION_CRITICAL
         && nowMs - machine.criticalSinceMs() >= timings.observationMs()) {
-      return moved(instanceId, zone, machine, InstanceState.EJECTED, machine.criticalSinceMs(),
+      return moved(instanceId, zone, machine, InstanceState.EJECTED,
           String.format("fragmentation %.1f%% > 92%% for %d ms: ejected", 100 * signals.fragmentation(),
               nowMs - machine.criticalSinceMs()), signals, nowMs);
     }
     return new Assessment(machine, false, null);
-  }
-
-  /** -1: not calm yet; a time: calm since then; MIN_VALUE: not recovering at all. */
-  private static long calmSince(final Machine last, final boolean critical, final double fragmentation,
-      final long nowMs) {
-    final boolean cameBack = last.observing() || last.state() == InstanceState.EJECTED
-        || last.state() == InstanceState.RECOVERING;
-    if (critical || !cameBack) {
-      return Long.MIN_VALUE;
-    }
-    if (fragmentation >= ScoreRules.FRAGMENTATION_PRE_CLEAR) {
-      return -1;
-    }
-    return last.state() == InstanceState.RECOVERING && last.calmSinceMs() >= 0 ? last.calmSinceMs() : nowMs;
   }
 
   private static double weight(final Signals signals, final boolean recovering, final List<String> reasons) {
@@ -127,11 +124,11 @@ public final class InstanceMachine {
     return Math.max(0.0, Math.min(1.0, fragmentation * tgsv));
   }
 
+  /** Staleness keeps the episode (a silent instance that comes back is still in it). */
   private static Assessment moved(final String instanceId, final String zone, final Machine machine,
-      final InstanceState state, final long criticalSince, final String reason, final Signals signals,
-      final long nowMs) {
-    final Machine next = new Machine(state, nowMs, 0.0, reason, criticalSince, -1, machine.preClearSent(),
-        machine.cutOver(), machine.networkDegraded());
+      final InstanceState state, final String reason, final Signals signals, final long nowMs) {
+    final Machine next = new Machine(state, nowMs, 0.0, reason, machine.criticalSinceMs(), machine.lastCriticalMs(),
+        machine.calmSinceMs(), machine.preClearSent(), machine.cutOver(), machine.networkDegraded());
     return new Assessment(next, false, transition(instanceId, zone, machine, next, signals, nowMs));
   }
 

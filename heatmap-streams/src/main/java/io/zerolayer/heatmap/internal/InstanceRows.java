@@ -17,7 +17,8 @@ public final class InstanceRows {
       return null;
     }
     return new Machine(status.getState(), status.getStateSinceMs(), status.getWeight(), status.getReason(),
-        status.getCriticalSinceMs(), status.getCalmSinceMs(), status.getPreClearSent(), status.getCutOver(),
+        status.getCriticalSinceMs(), status.getLastCriticalMs(), status.getCalmSinceMs(), status.getPreClearSent(),
+        status.getCutOver(),
         status.getNetworkDegraded());
   }
 
@@ -25,13 +26,15 @@ public final class InstanceRows {
   public static InstanceStatus.Builder remember(final InstanceStatus.Builder status, final Machine machine) {
     return status.setState(machine.state()).setStateSinceMs(machine.sinceMs()).setWeight(machine.weight())
         .setReason(machine.reason()).setCriticalSinceMs(machine.criticalSinceMs())
+        .setLastCriticalMs(machine.lastCriticalMs())
         .setCalmSinceMs(machine.calmSinceMs()).setPreClearSent(machine.preClearSent())
         .setCutOver(machine.cutOver()).setNetworkDegraded(machine.networkDegraded());
   }
 
-  /** The rules' inputs as a row shows them. */
+  /** The rules' inputs as a row shows them (it keeps the latest fragmentation, not the window's peak). */
   public static Signals signals(final InstanceScore row) {
-    return new Signals(row.getVramFragmentation(), row.getGpuUtilization(), row.getTokenIntervalStddevMs(),
+    return new Signals(row.getVramFragmentation(), row.getVramFragmentation(), row.getGpuUtilization(),
+        row.getTokenIntervalStddevMs(),
         row.getTcpRetransmitRate(), row.getWarmupLevel());
   }
 

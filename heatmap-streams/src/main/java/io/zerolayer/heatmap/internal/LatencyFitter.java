@@ -16,7 +16,13 @@ public final class LatencyFitter {
 
   private static final int DIMENSIONS = 3;
   /** Ridge term relative to the Gram matrix's trace: keeps a nearly singular fit finite. */
-  private static final double RIDGE = 1e-9;
+  private static final double RIDGE = 1e-12;
+  /**
+   * A pivot smaller than this share of the trace means the completions cannot tell the
+   * coefficients apart (all of one shape, say); the defaults are kept rather than a fit that
+   * only the ridge decides.
+   */
+  private static final double SINGULAR = 1e-8;
 
   private final double halfLifeMs;
   private final long minSamples;
@@ -40,14 +46,17 @@ public final class LatencyFitter {
     final double[] latency = previous == null ? new double[DIMENSIONS] : toArray(previous.getLatencyMoment());
     final double[] ttft = previous == null ? new double[DIMENSIONS] : toArray(previous.getTtftMoment());
     final long lastMs = previous == null ? atMs : previous.getUpdatedAtMs();
+    // The statistics age to the newer of the two times; a completion older than them counts as
+    // much as it would have, had it come in order.
     final double keep = Math.pow(0.5, Math.max(0, atMs - lastMs) / halfLifeMs);
+    final double weight = Math.pow(0.5, Math.max(0, lastMs - atMs) / halfLifeMs);
     final double[] x = {1.0, inputTokens, outputTokens};
     for (int i = 0; i < DIMENSIONS; i++) {
       for (int j = 0; j < DIMENSIONS; j++) {
-        gram[i * DIMENSIONS + j] = keep * gram[i * DIMENSIONS + j] + x[i] * x[j];
+        gram[i * DIMENSIONS + j] = keep * gram[i * DIMENSIONS + j] + weight * x[i] * x[j];
       }
-      latency[i] = keep * latency[i] + x[i] * latencyMs;
-      ttft[i] = keep * ttft[i] + x[i] * ttftMs;
+      latency[i] = keep * latency[i] + weight * x[i] * latencyMs;
+      ttft[i] = keep * ttft[i] + weight * x[i] * ttftMs;
     }
     return LatencyFit.newBuilder().setGram(toList(gram)).setLatencyMoment(toList(latency))
         .setTtftMoment(toList(ttft)).setSamples(previous == null ? 1 : previous.getSamples() + 1)
@@ -65,15 +74,18 @@ public final class LatencyFitter {
     if (latency == null || ttft == null) {
       return defaults;
     }
+    // No time is negative: a coefficient the noise pushed below 0 counts as 0.
     return LatencyModel.newBuilder()
-        .setLatencyInterceptMs(latency[0]).setLatencyPerInputTokenMs(latency[1])
-        .setLatencyPerOutputTokenMs(latency[2]).setTtftInterceptMs(ttft[0]).setTtftPerInputTokenMs(ttft[1])
-        .setTtftPerOutputTokenMs(ttft[2]).setSamples(fit.getSamples()).build();
+        .setLatencyInterceptMs(Math.max(0, latency[0])).setLatencyPerInputTokenMs(Math.max(0, latency[1]))
+        .setLatencyPerOutputTokenMs(Math.max(0, latency[2])).setTtftInterceptMs(Math.max(0, ttft[0]))
+        .setTtftPerInputTokenMs(Math.max(0, ttft[1])).setTtftPerOutputTokenMs(Math.max(0, ttft[2]))
+        .setSamples(fit.getSamples()).build();
   }
 
   /** Solves (G + ridge) b = m by Gaussian elimination with partial pivoting; null when singular. */
   static double[] solve(final double[] gram, final double[] moment) {
-    final double ridge = RIDGE * (gram[0] + gram[4] + gram[8]);
+    final double trace = gram[0] + gram[4] + gram[8];
+    final double ridge = RIDGE * trace;
     final double[][] a = new double[DIMENSIONS][DIMENSIONS + 1];
     for (int i = 0; i < DIMENSIONS; i++) {
       for (int j = 0; j < DIMENSIONS; j++) {
@@ -88,7 +100,7 @@ public final class LatencyFitter {
           pivot = row;
         }
       }
-      if (Math.abs(a[pivot][col]) < 1e-12) {
+      if (Math.abs(a[pivot][col]) < SINGULAR * trace) {
         return null;
       }
       final double[] swap = a[col];

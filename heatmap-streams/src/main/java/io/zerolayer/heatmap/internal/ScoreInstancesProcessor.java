@@ -74,9 +74,9 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
     final WindowStats window = windows.current(id, sample.getSampleTimeMs());
     final double[] smoothed = ewma.next(status == null ? null : toArray(status),
         status == null ? 0 : sample.getSampleTimeMs() - status.getLatest().getSampleTimeMs(), values);
-    final Signals signals = new Signals(sample.getVramFragmentation(), window.mean(Metric.GPU_UTILIZATION),
-        window.mean(Metric.TOKEN_INTERVAL_STDDEV_MS), smoothed[Metric.TCP_RETRANSMIT_RATE.ordinal()],
-        sample.getKvWarmupLevel());
+    final Signals signals = new Signals(sample.getVramFragmentation(), window.max(Metric.VRAM_FRAGMENTATION),
+        window.mean(Metric.GPU_UTILIZATION), window.mean(Metric.TOKEN_INTERVAL_STDDEV_MS),
+        smoothed[Metric.TCP_RETRANSMIT_RATE.ordinal()], sample.getKvWarmupLevel());
     final Assessment assessment = machine.onSample(id, sample.getZone(), InstanceRows.machine(status), signals, nowMs);
     outputs.publish(id, assessment);
     final double zoneFactor = status != null && status.getRow() != null && status.getRow().getZonePenalised()
@@ -84,7 +84,9 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
     final InstanceScore row = InstanceRows.row(sample, signals, smoothed, assessment.machine(),
         fitter.model(fits.get(id)), zoneFactor, nowMs);
     statuses.put(id, InstanceRows.remember(InstanceStatus.newBuilder(), assessment.machine())
-        .setLatest(sample).setLastSeenMs(nowMs).setEwma(toList(smoothed)).setRow(row).setChangedAtMs(nowMs)
+        .setLatest(sample).setLastSeenMs(nowMs).setEwma(toList(smoothed)).setRow(row)
+        // Later than the last emission even within its millisecond, so the next one publishes it.
+        .setChangedAtMs(Math.max(nowMs, lastEmitMs + 1))
         .build());
   }
 

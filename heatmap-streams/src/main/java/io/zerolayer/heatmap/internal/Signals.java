@@ -8,13 +8,14 @@ import java.util.Map;
  * token-cadence metrics from its current short window, network metrics smoothed.
  *
  * @param fragmentation VRAM (KV-cache) fragmentation of the latest sample, in [0, 1]
+ * @param fragmentationMax the highest fragmentation over the short window
  * @param gpuUtilization mean GPU utilisation over the short window, in [0, 1]
  * @param tgsvMs mean token-interval standard deviation over the short window, ms
  * @param retransmitRate time-decayed TCP retransmit rate, in [0, 1]
  * @param warmupLevel KV warm-up level of the latest sample, in [0, 1]
  */
-public record Signals(double fragmentation, double gpuUtilization, double tgsvMs, double retransmitRate,
-    double warmupLevel) {
+public record Signals(double fragmentation, double fragmentationMax, double gpuUtilization, double tgsvMs,
+    double retransmitRate, double warmupLevel) {
 
   /** The values by telemetry field name, for reasons and CloudEvents. */
   public Map<String, Double> byField() {

@@ -36,7 +36,9 @@ public final class ValidateTelemetryProcessor
     if (sample == null) {
       throw new InvalidRecordException("telemetry record without a value (key " + record.key() + ")");
     }
-    final List<String> problems = validator.problems(sample, context.currentSystemTimeMs());
+    // The sample time is checked against the record's own timestamp (when it was produced), not
+    // the clock at processing: a backlog read late, or read again, is judged as it was written.
+    final List<String> problems = validator.problems(sample, record.timestamp());
     if (!problems.isEmpty()) {
       throw new InvalidRecordException("invalid telemetry of " + sample.getInstanceId() + ": "
           + String.join("; ", problems));

@@ -20,6 +20,9 @@ import java.util.function.Supplier;
 public final class HeatmapResource {
 
   private static final long DEFAULT_HISTORY_MS = 600_000;
+  /** Longest range one query may ask for: a day of history windows, ten minutes of short ones. */
+  private static final long MAX_HISTORY_SPAN_MS = 86_400_000;
+  private static final long MAX_SHORT_SPAN_MS = 600_000;
 
   private final Supplier<HeatmapQueries> queries;
   private final QueryForwarder forwarder = new QueryForwarder();
@@ -53,6 +56,12 @@ public final class HeatmapResource {
     final String windows = ctx.queryParamAsClass("windows", String.class).getOrDefault("history");
     if (!windows.equals("short") && !windows.equals("history")) {
       ctx.status(400).json(Map.of("error", "windows must be short or history, was " + windows));
+      return;
+    }
+    final long maxSpanMs = windows.equals("short") ? MAX_SHORT_SPAN_MS : MAX_HISTORY_SPAN_MS;
+    if (from < 0 || from > to || to - from > maxSpanMs) {
+      ctx.status(400).json(Map.of("error", "need 0 <= from <= to and to - from <= " + maxSpanMs
+          + " ms for " + windows + " windows; got from " + from + ", to " + to));
       return;
     }
     answer(ctx, q -> q.history(ctx.pathParam("id"), from, to, windows.equals("short")));

@@ -94,7 +94,7 @@ public final class StoreHeatmapQueries implements HeatmapQueries {
       it.forEachRemaining(entry -> slices.put(entry.key, TelemetryWindows.split(entry.value)));
     }
     final List<WindowView> windows = new ArrayList<>();
-    for (long start = fromMs - Math.floorMod(fromMs, advance); start <= toMs; start += advance) {
+    for (long start = fromMs + Math.floorMod(-fromMs, advance); start <= toMs; start += advance) {
       final List<double[]> samples = new ArrayList<>();
       slices.subMap(start, start + size).values().forEach(samples::addAll);
       if (!samples.isEmpty()) {

@@ -85,8 +85,9 @@ class InstanceMachinePropertiesTest {
         Arbitraries.of(0.0, 0.699, 0.70, 0.85, 0.92, 0.921, 0.98, 0.981, 1.0));
     final Arbitrary<Double> tgsv = Arbitraries.oneOf(Arbitraries.doubles().between(0, 200),
         Arbitraries.of(15.0, 50.0, 50.1));
-    final Arbitrary<Signals> signals = Combinators.combine(fraction, fraction, tgsv, fraction, fraction)
-        .as(Signals::new);
+    final Arbitrary<Signals> signals = Combinators.combine(fraction, fraction, fraction, tgsv, fraction, fraction)
+        .as((latest, peak, gpu, cadence, retransmits, warmup) ->
+            new Signals(latest, Math.max(latest, peak), gpu, cadence, retransmits, warmup));
     final Arbitrary<Step> step = Combinators.combine(signals, Arbitraries.longs().between(0, 4_000),
         Arbitraries.integers().between(0, 3)).as((s, gap, kind) -> new Step(s, gap, kind == 0));
     return step.list();

@@ -78,8 +78,15 @@ class LatencyFitterTest {
       // every completion has the same shape: input and output effects cannot be told apart
       fit = fitter.add(fit, 100, 10, 500, 50, i);
     }
-    final LatencyModel model = fitter.model(fit);
-    assertThat(model.getLatencyInterceptMs() + 100 * model.getLatencyPerInputTokenMs()
-        + 10 * model.getLatencyPerOutputTokenMs()).isBetween(499.0, 501.0);
+    assertThat(fitter.model(fit)).isEqualTo(DEFAULTS);
+  }
+
+  @Test
+  void shouldWeighACompletionThatArrivesLateAsIfItHadComeInOrder() {
+    final LatencyFit inOrder = fitter.add(fitter.add(null, 100, 10, 300, 50, 0), 200, 20, 600, 80, 300_000);
+    final LatencyFit late = fitter.add(fitter.add(null, 200, 20, 600, 80, 300_000), 100, 10, 300, 50, 0);
+
+    assertThat(late.getGram()).containsExactlyElementsOf(inOrder.getGram());
+    assertThat(late.getLatencyMoment()).containsExactlyElementsOf(inOrder.getLatencyMoment());
   }
 }
