@@ -11,8 +11,13 @@ import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.runtime.StreamsApp;
 import io.zerolayer.runtime.StreamsSettings;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;
 
@@ -37,11 +42,26 @@ public final class HeatmapApp {
     props.put(BoundedRocksDbMemory.TOTAL_BYTES, config.getLong(HeatmapConfig.ROCKSDB_MEMORY_BYTES));
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, config.getLong(HeatmapConfig.CACHE_MAX_BYTES));
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
-    final StreamsApp app = new StreamsApp(
-        HeatmapTopology.build(config, cluster.catalogue(), serdes, server.registry()), props, server);
+    final StreamsApp app = new StreamsApp(HeatmapTopology.build(config, cluster.catalogue(), serdes, server.registry(),
+        telemetryPartitions(cluster)), props, server);
     queries.set(new StoreHeatmapQueries(app.streams(), self, config.millis(HeatmapConfig.WINDOW_SIZE_MS),
         config.millis(HeatmapConfig.WINDOW_ADVANCE_MS), config.millis(HeatmapConfig.HISTORY_WINDOW_MS)));
     return app;
+  }
+
+  /** The telemetry topic's partition count as the cluster has it: which task reports which zone. */
+  private static int telemetryPartitions(final ClusterSettings cluster) {
+    final String topic = cluster.catalogue().name(Topics.TELEMETRY);
+    try (Admin admin = Admin.create(cluster.clientProperties())) {
+      return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+          .partitions().size();
+    } catch (final ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("Cannot describe " + topic + " on " + cluster.bootstrapServers() + " (" + e
+          + "); create the topics first (zerolayer topics) and check the broker is reachable", e);
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while describing " + topic, e);
+    }
   }
 
   public static void main(final String[] args) throws InterruptedException {

@@ -34,6 +34,7 @@ public final class HeatmapConfig extends AbstractConfig {
   public static final String LATENCY_HALF_LIFE_MS = "heatmap.latency.half.life.ms";
   public static final String LATENCY_MIN_SAMPLES = "heatmap.latency.min.samples";
   public static final String MAX_CLOCK_SKEW_MS = "heatmap.max.clock.skew.ms";
+  public static final String FORGET_AFTER_MS = "heatmap.forget.after.ms";
   public static final String ROCKSDB_MEMORY_BYTES = "heatmap.rocksdb.memory.bytes";
   public static final String CACHE_MAX_BYTES = "heatmap.cache.max.bytes";
   public static final String DEFAULT_LATENCY_INTERCEPT_MS = "heatmap.default.latency.intercept.ms";
@@ -79,6 +80,8 @@ public final class HeatmapConfig extends AbstractConfig {
           "Completions needed before an instance's fitted latency model replaces the defaults.")
       .define(MAX_CLOCK_SKEW_MS, Type.LONG, 30_000L, Range.atLeast(1L), Importance.LOW,
           "A sample time further than this from now, either way, is invalid, in ms.")
+      .define(FORGET_AFTER_MS, Type.LONG, 3_600_000L, Range.atLeast(1L), Importance.LOW,
+          "Silence after which an instance leaves the stores and the heatmap (a tombstone row), in ms.")
       .define(ROCKSDB_MEMORY_BYTES, Type.LONG, 64L * 1024 * 1024, Range.atLeast(1024L * 1024), Importance.MEDIUM,
           "Bytes of block cache and memtables shared by every RocksDB store of the process.")
       .define(CACHE_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, Range.atLeast(0L), Importance.MEDIUM,

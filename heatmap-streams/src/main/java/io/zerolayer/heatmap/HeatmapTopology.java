@@ -81,7 +81,7 @@ public final class HeatmapTopology {
         config.millis(HeatmapConfig.WINDOW_SIZE_MS), config.millis(HeatmapConfig.WINDOW_ADVANCE_MS),
         config.millis(HeatmapConfig.HISTORY_WINDOW_MS), config.timings(),
         config.getLong(HeatmapConfig.SMOOTHING_HALF_LIFE_MS), config.getDouble(HeatmapConfig.ZONE_PENALTY_FACTOR),
-        telemetryPartitions);
+        telemetryPartitions, config.getLong(HeatmapConfig.FORGET_AFTER_MS));
     final DistributionSummary emitLag = DistributionSummary.builder("zerolayer.heatmap.emit.lag")
         .baseUnit("milliseconds")
         .description("From an instance's telemetry sample to the publication of its heatmap row")

@@ -53,4 +53,43 @@ class TelemetryHistoryTest {
     assertThat(open.samples()).isEqualTo(200);
     assertThat(open.p95(Metric.GPU_UTILIZATION)).isEqualTo(0.5);
   }
+
+  @Test
+  void shouldFoldTheLastMinuteOfAnInstanceThatWentSilent() {
+    heatmap.feed("gpu-1", sample -> sample.setGpuUtilization(0.4), Duration.ofSeconds(30));
+
+    // silent until the wall clock is past the end of its last minute
+    for (int i = 0; i < 160; i++) {
+      heatmap.advance(Duration.ofMillis(200));
+    }
+
+    final WindowStore<String, TelemetryHistory> closed = heatmap.driver.getWindowStore(
+        HeatmapTopology.TELEMETRY_HISTORY_STORE);
+    final TelemetryHistory minute = closed.fetch("gpu-1", HeatmapDriver.START.toEpochMilli());
+    assertThat(minute).isNotNull();
+    assertThat(minute.getSamples()).isEqualTo(600);
+  }
+
+  @Test
+  void shouldForgetAnInstanceSilentForLongerThanItsHistoryIsKept() {
+    try (HeatmapDriver brief = new HeatmapDriver(Map.of(HeatmapConfig.FORGET_AFTER_MS, 5_000L))) {
+      brief.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+      brief.feed("gpu-2", sample -> sample, Duration.ofMillis(200));
+      brief.scores.readRecordsToList();
+
+      for (int i = 0; i < 30; i++) {
+        brief.advance(Duration.ofMillis(200));
+      }
+
+      final var records = brief.scores.readRecordsToList();
+      assertThat(records).last().satisfies(record -> assertThat(record.value()).isNull());
+      assertThat(records).filteredOn(record -> record.value() == null).extracting(record -> record.key())
+          .containsExactlyInAnyOrder("gpu-1", "gpu-2");
+      final org.apache.kafka.streams.state.KeyValueStore<String, ?> states =
+          brief.driver.getKeyValueStore(HeatmapTopology.INSTANCE_STATE_STORE);
+      assertThat(states.get("gpu-1")).isNull();
+      assertThat(states.get("gpu-2")).isNull();
+    }
+  }
+
 }

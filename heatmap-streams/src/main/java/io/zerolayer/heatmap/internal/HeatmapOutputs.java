@@ -44,6 +44,11 @@ public final class HeatmapOutputs {
     context.forward(new Record<>(transition.subject(), events.of(transition), transition.atMs()), WRITE_STATUS_EVENTS);
   }
 
+  /** Removes an instance from the compacted score topic. */
+  void tombstone(final String instanceId, final long nowMs) {
+    context.forward(new Record<>(instanceId, null, nowMs), WRITE_SCORES);
+  }
+
   void row(final String instanceId, final InstanceScore row) {
     context.forward(new Record<>(instanceId, row, row.getUpdatedAtMs()), WRITE_SCORES);
   }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.avro.InstanceStatus;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.contract.avro.LatencyFit;
@@ -100,6 +101,14 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
         final Assessment assessment = machine.onTick(entry.key, row.getZone(), InstanceRows.machine(status),
             Math.max(status.getLastSeenMs(), startedMs), InstanceRows.signals(row), nowMs);
         outputs.publish(entry.key, assessment);
+        final InstanceState state = assessment.machine().state();
+        if (state == InstanceState.EJECTED || state == InstanceState.SUSPECT) {
+          windows.foldSilent(entry.key, status.getLatest().getSampleTimeMs(), nowMs);
+          if (nowMs - status.getLastSeenMs() > settings.forgetAfterMs()) {
+            forget(entry.key);
+            continue;
+          }
+        }
         final var verdict = verdicts.get(row.getZone());
         final boolean penalised = verdict != null && verdict.penalised();
         if (assessment.transition() == null && status.getChangedAtMs() <= lastEmitMs
@@ -116,6 +125,13 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
       }
     }
     lastEmitMs = nowMs;
+  }
+
+  /** An instance silent for longer than its history is kept leaves every store and the heatmap. */
+  private void forget(final String instanceId) {
+    statuses.delete(instanceId);
+    fits.delete(instanceId);
+    outputs.tombstone(instanceId, outputs.now());
   }
 
   private static double[] toArray(final InstanceStatus status) {

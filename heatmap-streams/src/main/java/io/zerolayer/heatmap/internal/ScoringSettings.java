@@ -15,9 +15,11 @@ import java.time.Duration;
  * @param smoothingHalfLifeMs half-life of the smoothed metrics
  * @param zonePenaltyFactor weight factor of every instance of a penalised zone
  * @param partitions partitions of the telemetry topic; decides which task reports a zone
+ * @param forgetAfterMs silence after which an ejected instance is removed from the stores and the heatmap
  */
 public record ScoringSettings(Duration emitInterval, Duration windowSize, Duration windowAdvance,
-    Duration historyWindow, RuleTimings timings, long smoothingHalfLifeMs, double zonePenaltyFactor, int partitions) {
+    Duration historyWindow, RuleTimings timings, long smoothingHalfLifeMs, double zonePenaltyFactor, int partitions,
+    long forgetAfterMs) {
 
   public ScoringSettings {
     requireNonNull(emitInterval, "emitInterval");

@@ -67,6 +67,20 @@ public final class TelemetryWindows {
     }
   }
 
+  /**
+   * Folds the history window of an instance's latest sample once it has closed on the wall clock,
+   * for an instance that went silent (its next sample would otherwise have folded it).
+   */
+  public void foldSilent(final String instanceId, final long latestSampleMs, final long nowMs) {
+    final long window = start(latestSampleMs, historyMs);
+    if (window + historyMs <= nowMs && history.fetch(instanceId, window) == null) {
+      final List<double[]> samples = samples(instanceId, window, window + historyMs - 1);
+      if (!samples.isEmpty()) {
+        history.put(instanceId, fold(samples), window);
+      }
+    }
+  }
+
   /** The history windows that start in {@code [fromMs, toMs]}, the open one computed from its slices. */
   public static List<WindowStats> history(final ReadOnlyWindowStore<String, TelemetryHistory> closed,
       final ReadOnlyWindowStore<String, TelemetrySlice> slices, final String instanceId, final long fromMs,

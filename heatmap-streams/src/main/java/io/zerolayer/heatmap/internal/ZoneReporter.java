@@ -4,12 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.ZoneStatus;
-import java.nio.charset.StandardCharsets;
+import io.zerolayer.contract.topic.Partitions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -59,7 +57,6 @@ final class ZoneReporter {
   }
 
   private boolean owns(final String zone) {
-    return Objects.equals(partition,
-        Utils.toPositive(Utils.murmur2(zone.getBytes(StandardCharsets.UTF_8))) % partitions);
+    return partition == Partitions.forKey(zone, partitions);
   }
 }
