@@ -6,9 +6,9 @@ import java.util.List;
 
 /**
  * The routing policies a router can run, by the name they carry in decisions and benchmark tables.
- * Whatever the policy, the router's decider then passes over a ranked instance that the heatmap
- * marks unusable at dispatch time, and pre-warms a cold one: the baselines rank as the balancers
- * they imitate do, but their dispatches get those two of Zerolayer's checks.
+ * Only Zerolayer's policy has the router skip a ranked instance the heatmap marks unusable at
+ * dispatch time and pre-warm a cold one ({@link RoutingPolicy#admits}, {@link RoutingPolicy#preWarms});
+ * the baselines dispatch as the balancers they imitate do.
  */
 public final class RoutingPolicies {
 

@@ -5,10 +5,7 @@ import io.zerolayer.deploy.local.WorkDirs;
 import io.zerolayer.deploy.stack.LocalCluster;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -20,8 +17,6 @@ import picocli.CommandLine.Spec;
     description = {"Times heatmap-streams and a pass-through app over the same telemetry backlog, taking turns, "
         + "then measures live telemetry to score row latency; prints Markdown tables."})
 final class BenchHeatmapCommand implements Callable<Integer> {
-
-  private static final Pattern PLAIN_ARGUMENT = Pattern.compile("[A-Za-z0-9._:/=@%+,-]+");
 
   @Spec
   private CommandSpec spec;
@@ -77,11 +72,6 @@ final class BenchHeatmapCommand implements Callable<Integer> {
 
   /** The command line as typed, for the caption: {@code zerolayer bench-heatmap --records ...}. */
   String commandLine() {
-    final List<String> args = spec.commandLine().getParseResult().originalArgs();
-    return "zerolayer " + args.stream().map(BenchHeatmapCommand::quoted).collect(Collectors.joining(" "));
-  }
-
-  private static String quoted(final String argument) {
-    return PLAIN_ARGUMENT.matcher(argument).matches() ? argument : "'" + argument.replace("'", "'\\''") + "'";
+    return TypedCommandLine.of(spec);
   }
 }

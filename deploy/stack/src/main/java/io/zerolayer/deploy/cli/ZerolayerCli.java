@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "zerolayer", mixinStandardHelpOptions = true, version = "zerolayer 0.1.0",
     description = "Latency-aware routing for fleets of LLM inference servers, on Apache Kafka.",
     subcommands = {UpCommand.class, TopicsCommand.class, BenchRouterCommand.class, BenchCutoverCommand.class,
-        BenchHeatmapCommand.class})
+        BenchHeatmapCommand.class, BenchCommand.class})
 public final class ZerolayerCli {
 
   public static void main(final String[] args) {

@@ -11,7 +11,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 /**
@@ -54,7 +53,7 @@ public final class LocalDeployment implements AutoCloseable {
     fleetServer = new MetricsServer("fleet-sim", http -> { }).start("127.0.0.1", fleetHttpPort);
     fleet = Fleet.start(settings, instances, zoneNames, GpuProfile.standard(), fleetServer.registry());
     step("Waiting until the router's heatmap shows every instance");
-    awaitHeatmap(fleet.instanceIds());
+    pipeline.awaitHeatmap(fleet.instanceIds(), HEATMAP_TIMEOUT);
   }
 
   /** Client settings of the running deployment. */
@@ -77,17 +76,6 @@ public final class LocalDeployment implements AutoCloseable {
     step("Up. Registry " + cluster.registryUrl() + ", broker " + cluster.bootstrapServers());
     pipeline.metricsUrls().forEach((app, url) -> out.println("  metrics of " + app + ": " + url));
     out.println("  metrics of fleet-sim: http://127.0.0.1:" + fleetServer.port() + "/metrics");
-  }
-
-  private void awaitHeatmap(final List<String> instanceIds) throws InterruptedException {
-    final long deadline = System.nanoTime() + HEATMAP_TIMEOUT.toNanos();
-    while (!instanceIds.stream().allMatch(id -> pipeline.routerHeatmap().row(id) != null)) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("The router's heatmap did not show " + instanceIds + " within "
-            + HEATMAP_TIMEOUT.toSeconds() + " s; look for errors above (telemetry, heatmap-streams)");
-      }
-      TimeUnit.MILLISECONDS.sleep(50);
-    }
   }
 
   private void step(final String message) {

@@ -9,6 +9,7 @@ import io.zerolayer.router.Router;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.router.policy.RoutingPolicy;
 import io.zerolayer.router.tenant.TenantDirectory;
 import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
@@ -19,7 +20,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +52,7 @@ public final class Pipeline implements AutoCloseable {
   }
 
   /**
-   * Starts the apps and waits until each takes input.
+   * Starts the apps, the router with Zerolayer's policy, and waits until each takes input.
    *
    * @param stateDir where the streams apps keep their stores
    * @param defaultPorts serve metrics on the apps' default ports, else on free ones
@@ -57,7 +60,21 @@ public final class Pipeline implements AutoCloseable {
    */
   public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts,
       final TenantDirectory tenants) throws InterruptedException, TimeoutException {
+    return start(cluster, stateDir, defaultPorts, tenants, new LatencyAwarePolicy());
+  }
+
+  /**
+   * Starts the apps and waits until each takes input.
+   *
+   * @param stateDir where the streams apps keep their stores
+   * @param defaultPorts serve metrics on the apps' default ports, else on free ones
+   * @param tenants the tenants the router serves
+   * @param policy the router's policy; a new one, since the router's thread owns it from now on
+   */
+  public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts,
+      final TenantDirectory tenants, final RoutingPolicy policy) throws InterruptedException, TimeoutException {
     requireNonNull(cluster, "cluster");
+    requireNonNull(policy, "policy");
     final String prefix = cluster.catalogue().prefix();
     final Deque<AutoCloseable> started = new ArrayDeque<>();
     try {
@@ -74,7 +91,7 @@ public final class Pipeline implements AutoCloseable {
           RouterConfig.GROUP_ID, prefix + "zerolayer-router"));
       final MetricsServer routerServer = push(started, new MetricsServer("router", http -> { })
           .start("127.0.0.1", defaultPorts ? routerConfig.httpPort() : 0));
-      final Router router = push(started, new Router(cluster, routerConfig, new LatencyAwarePolicy(), tenants,
+      final Router router = push(started, new Router(cluster, routerConfig, policy, tenants,
           routerServer.registry()));
       heatmap.awaitRunning(STARTUP);
       tokenBuffer.awaitRunning(STARTUP);
@@ -105,6 +122,22 @@ public final class Pipeline implements AutoCloseable {
   /** The router's current heatmap snapshot. */
   public Heatmap routerHeatmap() {
     return router.heatmap();
+  }
+
+  /**
+   * Waits until the router's heatmap has a row for each of {@code instanceIds}.
+   *
+   * @throws IllegalStateException when it still lacks one after {@code timeout}
+   */
+  public void awaitHeatmap(final List<String> instanceIds, final Duration timeout) throws InterruptedException {
+    final long deadline = System.nanoTime() + timeout.toNanos();
+    while (!instanceIds.stream().allMatch(id -> router.heatmap().row(id) != null)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("The router's heatmap did not show " + instanceIds + " within "
+            + timeout.toSeconds() + " s; look for errors above (telemetry, heatmap-streams)");
+      }
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
   }
 
   /** The base URL of token-buffer's HTTP server (metrics, sequence queries). */

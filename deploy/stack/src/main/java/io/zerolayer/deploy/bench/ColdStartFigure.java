@@ -1,0 +1,70 @@
+package io.zerolayer.deploy.bench;
+
+import io.zerolayer.fleet.fault.AppliedFault;
+import io.zerolayer.fleet.fault.FaultKind;
+import io.zerolayer.fleet.load.RequestOutcome;
+import io.zerolayer.fleet.load.RequestOutcome.Status;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * An instance started cold (a {@code cold} fault, else one the fleet started cold): the latency
+ * of the first new request sent to it after that, against the median latency of the completed
+ * requests other instances served, sent within {@link #NEIGHBOURHOOD_MS} of it. The value is
+ * the ratio.
+ */
+final class ColdStartFigure {
+
+  static final long NEIGHBOURHOOD_MS = 10_000;
+
+  private record ColdStart(String instanceId, long atMs) {
+  }
+
+  private ColdStartFigure() {
+  }
+
+  static Figure of(final PolicyRun run) {
+    final Optional<ColdStart> cold = coldStart(run);
+    if (cold.isEmpty()) {
+      return Figure.na("no cold start");
+    }
+    final String instance = cold.get().instanceId();
+    final Optional<Dispatch> first = run.dispatches().stream()
+        .filter(d -> d.instanceId().equals(instance) && d.epoch() == 1 && d.atMs() >= cold.get().atMs())
+        .min(Comparator.comparingLong(Dispatch::atMs));
+    final RequestOutcome request = first.map(d -> run.bySequence().get(d.sequenceId())).orElse(null);
+    if (request == null) {
+      return Figure.na("no new request was sent to " + instance + " after its cold start");
+    }
+    final long sent = run.sentMs(request);
+    final List<Long> warm = run.outcomes().stream()
+        .filter(o -> o.status() == Status.COMPLETED && !o.instances().contains(instance))
+        .filter(o -> Math.abs(run.sentMs(o) - sent) <= NEIGHBOURHOOD_MS)
+        .map(o -> o.latency().toMillis()).toList();
+    if (warm.isEmpty()) {
+      return Figure.na("no request completed on a warm instance near it");
+    }
+    final long median = new Percentiles(warm).at(50);
+    if (request.status() != Status.COMPLETED) {
+      return Figure.never(Figure.format("first request %s; warm median %,d ms",
+          request.status().name().toLowerCase(Locale.ROOT).replace('_', ' '), median));
+    }
+    final long latency = request.latency().toMillis();
+    final double ratio = (double) latency / median;
+    return Figure.of(ratio, Figure.format("%,d ms vs warm median %,d ms (%.2fx)", latency, median, ratio));
+  }
+
+  private static Optional<ColdStart> coldStart(final PolicyRun run) {
+    final List<ColdStart> starts = new ArrayList<>();
+    for (final AppliedFault fault : run.faults()) {
+      if (fault.fault().kind() == FaultKind.COLD) {
+        starts.add(new ColdStart(fault.instanceIds().get(0), fault.appliedAt().toEpochMilli()));
+      }
+    }
+    run.coldIds().stream().sorted().forEach(id -> starts.add(new ColdStart(id, run.loadStartMs())));
+    return starts.stream().findFirst();
+  }
+}

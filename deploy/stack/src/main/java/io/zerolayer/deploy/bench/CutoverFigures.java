@@ -1,0 +1,62 @@
+package io.zerolayer.deploy.bench;
+
+import io.zerolayer.fleet.load.ChunkArrival;
+import io.zerolayer.fleet.load.RequestOutcome;
+import io.zerolayer.fleet.load.RequestOutcome.Status;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Streams moved to a backup mid-way (a cut-over decision for a measured request): the share that
+ * still completed, and the pause the client saw, from the last token of one attempt to the first
+ * token of the next.
+ *
+ * @param success completed cut-over requests over all measured cut-over requests
+ * @param pauseP50Ms median pause
+ * @param pauseP99Ms 99th percentile pause
+ */
+record CutoverFigures(Figure success, Figure pauseP50Ms, Figure pauseP99Ms) {
+
+  static CutoverFigures of(final PolicyRun run) {
+    final Set<String> cutOver = run.dispatches().stream().filter(Dispatch::isCutover).map(Dispatch::sequenceId)
+        .collect(Collectors.toSet());
+    final List<RequestOutcome> measured = run.measured().stream()
+        .filter(o -> cutOver.contains(o.sequenceId())).toList();
+    if (measured.isEmpty()) {
+      final Figure none = Figure.na("no cut-over");
+      return new CutoverFigures(none, none, none);
+    }
+    final long completed = measured.stream().filter(o -> o.status() == Status.COMPLETED).count();
+    final List<Long> pauses = new ArrayList<>();
+    measured.stream().filter(o -> o.status() == Status.COMPLETED).map(CutoverFigures::pauseMs)
+        .flatMap(Optional::stream).forEach(pauses::add);
+    final Figure success = Figure.of((double) completed / measured.size(), Figure.format("%.1f %% of %d",
+        100.0 * completed / measured.size(), measured.size()));
+    if (pauses.isEmpty()) {
+      final Figure none = Figure.na("every cut-over came before the first token");
+      return new CutoverFigures(success, none, none);
+    }
+    final Percentiles p = new Percentiles(pauses);
+    return new CutoverFigures(success, Figure.ms(p.at(50)), Figure.ms(p.at(99)));
+  }
+
+  /** From the last token chunk of the first attempt that sent tokens to the first of a later one. */
+  static Optional<Long> pauseMs(final RequestOutcome outcome) {
+    long lastNanos = Long.MIN_VALUE;
+    int epoch = -1;
+    for (final ChunkArrival chunk : outcome.chunks()) {
+      if (chunk.tokens() == 0) {
+        continue;
+      }
+      if (epoch >= 0 && chunk.epoch() > epoch) {
+        return Optional.of((chunk.atNanos() - lastNanos) / 1_000_000);
+      }
+      epoch = chunk.epoch();
+      lastNanos = chunk.atNanos();
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,52 @@
+package io.zerolayer.deploy.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.fleet.fault.FaultSchedule;
+import io.zerolayer.router.policy.RoutingPolicies;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+
+/**
+ * What the policy benchmark runs: which policies, in order, each on the same fleet shape,
+ * workload and fault schedule.
+ *
+ * @param policies routing policy names, run one after another
+ * @param fleet the fleet each policy gets afresh
+ * @param workload the requests
+ * @param warmup the first part of the load, whose requests count in no figure
+ * @param faults when to inject which fault, offsets from the load's start
+ * @param faultsText how the schedule was chosen, for the caption ("scenario all", "--faults ...")
+ */
+public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload workload, Duration warmup,
+    FaultSchedule faults, String faultsText) {
+
+  public PolicyBenchPlan {
+    policies = List.copyOf(policies);
+    requireNonNull(fleet, "fleet");
+    requireNonNull(workload, "workload");
+    requireNonNull(warmup, "warmup");
+    requireNonNull(faults, "faults");
+    requireNonNull(faultsText, "faultsText");
+    if (policies.isEmpty() || new HashSet<>(policies).size() != policies.size()) {
+      throw new IllegalArgumentException("Name one or more policies, each once; got " + policies);
+    }
+    policies.forEach(RoutingPolicies::named);
+    if (warmup.isNegative() || warmup.compareTo(workload.length()) >= 0) {
+      throw new IllegalArgumentException("The warm-up (" + warmup.toMillis() + " ms) must be shorter than the load ("
+          + workload.length().toMillis() + " ms)");
+    }
+  }
+
+  /** The setup lines of the results' caption. */
+  List<String> describe() {
+    return List.of(
+        "policies, one after another, each on its own topics with a fresh pipeline and fleet: "
+            + String.join(", ", policies),
+        "fleet: " + fleet,
+        "workload: " + workload.describe(),
+        Figure.format("warm-up: the first %.1f s of each load count in no figure", warmup.toMillis() / 1000.0),
+        "faults (" + faultsText + "), from the load's start: " + (faults.isEmpty() ? "none" : faults.toString()));
+  }
+}

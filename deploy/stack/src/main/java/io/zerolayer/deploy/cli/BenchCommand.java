@@ -1,0 +1,115 @@
+package io.zerolayer.deploy.cli;
+
+import io.zerolayer.deploy.bench.FleetShape;
+import io.zerolayer.deploy.bench.PolicyBenchPlan;
+import io.zerolayer.deploy.bench.PolicyBenchmark;
+import io.zerolayer.deploy.bench.Scenario;
+import io.zerolayer.deploy.bench.SmokeCheck;
+import io.zerolayer.deploy.bench.Workload;
+import io.zerolayer.deploy.local.WorkDirs;
+import io.zerolayer.deploy.stack.LocalCluster;
+import io.zerolayer.fleet.fault.FaultSchedule;
+import io.zerolayer.fleet.load.PromptMix;
+import io.zerolayer.router.policy.RoutingPolicies;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code zerolayer bench}: every routing policy side by side on the same workload and fault schedule. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = {"Runs each routing policy in turn through the real pipeline (real broker and registry), each "
+        + "with its own topics, a fresh pipeline and fleet, on the same workload and fault schedule; writes a "
+        + "Markdown table, a CSV of every request and PNG charts to a results folder and prints the table."})
+final class BenchCommand implements Callable<Integer> {
+
+  @Spec
+  private CommandSpec spec;
+
+  @Mixin
+  private BenchLoadOptions load;
+
+  @Option(names = "--policies", split = ",", description = "Policies to run, in this order. Default: all of "
+      + "zerolayer, round-robin, least-outstanding, p2c, epp.")
+  private List<String> policies;
+
+  @Option(names = "--scenario", defaultValue = "all", description = "Preset fault schedule: steady, oom, zone-loss, "
+      + "cold-start, stalls or all (each fault in its own quarter). Default: ${DEFAULT-VALUE}.")
+  private String scenario;
+
+  @Option(names = "--faults", description = "A fault schedule instead of the scenario, offsets from the load's "
+      + "start, e.g. 'oom@20s:gpu-1, recover@35s:gpu-1, zone-loss@40s:zone-c'.")
+  private String faults;
+
+  @Option(names = "--smoke", description = "A quick check of the harness: 3 instances in 2 zones, 3 users for 8 s "
+      + "with one OOM per policy; ignores the fleet, load and fault options; fails unless every file is written.")
+  private boolean smoke;
+
+  @Option(names = "--out", description = "Results folder. Default: target/zerolayer-bench/<timestamp>.")
+  private Path out;
+
+  @Option(names = "--work-dir", defaultValue = "target/zerolayer-bench-policies",
+      description = "Where the broker, registry and stores keep their files. Default: ${DEFAULT-VALUE}.")
+  private Path workDir;
+
+  @Override
+  public Integer call() throws Exception {
+    final PolicyBenchPlan plan = plan();
+    final Path dir = workDir.toAbsolutePath();
+    final Path results = out != null ? out : Path.of("target", "zerolayer-bench",
+        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    System.out.println("==> Starting the schema registry and the Kafka broker (KRaft) under " + dir);
+    try (LocalCluster cluster = LocalCluster.start(dir)) {
+      // The broker starts empty every time, so the stores must too.
+      WorkDirs.deleteRecursively(dir.resolve("state"));
+      final PolicyBenchmark.Results written = new PolicyBenchmark(cluster, dir.resolve("state"), System.out)
+          .run(plan, TypedCommandLine.of(spec), results);
+      System.out.println("Through Maven: mvn -B -Pup install -DskipTests -Dzerolayer.command=\""
+          + TypedCommandLine.of(spec).substring("zerolayer ".length()) + "\"");
+      return smoke ? smokeCheck(written, plan) : 0;
+    }
+  }
+
+  PolicyBenchPlan plan() throws IOException {
+    final List<String> names = policies == null ? RoutingPolicies.NAMES : policies;
+    try {
+      if (smoke) {
+        final FleetShape fleet = new FleetShape(3, 2, Set.of());
+        final Workload workload = new Workload.ClosedLoop(PromptMix.standard(load.seed), List.of(3),
+            Duration.ofSeconds(8), Duration.ofMillis(200), Duration.ofSeconds(20));
+        final Duration warmup = Duration.ofSeconds(2);
+        return new PolicyBenchPlan(names, fleet, workload, warmup,
+            Scenario.OOM.schedule(fleet, warmup, workload.length()), "smoke: scenario oom");
+      }
+      final FleetShape fleet = load.fleet();
+      final Workload workload = load.workload();
+      final FaultSchedule schedule = faults != null ? FaultSchedule.parse(faults)
+          : Scenario.named(scenario).orElseThrow(() -> new IllegalArgumentException("Unknown scenario '" + scenario
+              + "': use one of " + Scenario.spellings())).schedule(fleet, load.warmup, workload.length());
+      return new PolicyBenchPlan(names, fleet, workload, load.warmup, schedule,
+          faults != null ? "--faults" : "scenario " + scenario);
+    } catch (final IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+  }
+
+  private static int smokeCheck(final PolicyBenchmark.Results written, final PolicyBenchPlan plan) {
+    final List<String> problems = SmokeCheck.problems(written, plan.policies());
+    if (problems.isEmpty()) {
+      System.out.println("Smoke check passed: the table has every policy, and the CSV and charts were written.");
+      return 0;
+    }
+    problems.forEach(p -> System.out.println("Smoke check failed: " + p));
+    return 1;
+  }
+}

@@ -1,0 +1,50 @@
+package io.zerolayer.deploy.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.fleet.fault.FaultKind;
+import io.zerolayer.fleet.load.RequestOutcome.Status;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ColdStartFigureTest {
+
+  @Test
+  void shouldCompareTheFirstNewRequestOnTheColdInstanceWithItsWarmNeighbours() {
+    // Given gpu-2 restarting cold at 30 s; a cut-over resumes on it first, then a new request at 31 s
+    final RunFixture fixture = new RunFixture()
+        .fault(FaultKind.COLD, "gpu-2", 30_000, "gpu-2")
+        .dispatch("resumed", 2, "gpu-2", 30_100)
+        .dispatch("first", 1, "gpu-2", 31_000)
+        .completed("first", 31_000, 1_500, "gpu-2")
+        .completed("warm-1", 29_000, 400, "gpu-0")
+        .completed("warm-2", 32_000, 500, "gpu-1")
+        .completed("warm-3", 33_000, 600, "gpu-0")
+        .completed("far-away", 50_000, 9_000, "gpu-0")
+        .completed("second-on-cold", 31_500, 9_000, "gpu-2");
+
+    final Figure cold = ColdStartFigure.of(fixture.run("p"));
+
+    assertThat(cold.value()).hasValue(3.0);
+    assertThat(cold.text()).isEqualTo("1,500 ms vs warm median 500 ms (3.00x)");
+  }
+
+  @Test
+  void shouldFailTheFigureWhenTheFirstRequestDidNotComplete() {
+    final RunFixture fixture = new RunFixture()
+        .fault(FaultKind.COLD, "gpu-2", 30_000, "gpu-2")
+        .dispatch("first", 1, "gpu-2", 31_000)
+        .outcome("first", Status.TIMED_OUT, 31_000, 61_000, List.of())
+        .completed("warm", 32_000, 500, "gpu-1");
+
+    final Figure cold = ColdStartFigure.of(fixture.run("p"));
+
+    assertThat(cold.value()).hasValue(Double.POSITIVE_INFINITY);
+    assertThat(cold.text()).isEqualTo("first request timed out; warm median 500 ms");
+  }
+
+  @Test
+  void shouldBeNotApplicableWithoutAColdStart() {
+    assertThat(ColdStartFigure.of(new RunFixture().run("p")).text()).isEqualTo("n/a: no cold start");
+  }
+}

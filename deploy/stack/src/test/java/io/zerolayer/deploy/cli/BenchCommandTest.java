@@ -1,0 +1,71 @@
+package io.zerolayer.deploy.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zerolayer.deploy.bench.PolicyBenchPlan;
+import io.zerolayer.deploy.bench.Workload;
+import io.zerolayer.router.policy.RoutingPolicies;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+class BenchCommandTest {
+
+  @Test
+  void shouldRunEveryPolicyOnClosedLoopUsersWithEveryFaultByDefault() throws Exception {
+    final PolicyBenchPlan plan = parse("bench").plan();
+
+    assertThat(plan.policies()).isEqualTo(RoutingPolicies.NAMES);
+    assertThat(plan.workload()).isInstanceOf(Workload.ClosedLoop.class);
+    assertThat(plan.faultsText()).isEqualTo("scenario all");
+    assertThat(plan.faults().toString()).contains("oom@", "zone-loss@", "cold@", "stall@");
+  }
+
+  @Test
+  void shouldTakeAFaultScheduleInsteadOfTheScenario() throws Exception {
+    final PolicyBenchPlan plan = parse("bench", "--policies", "p2c,zerolayer", "--users", "2,4", "--step", "10s",
+        "--warmup", "5s", "--faults", "oom@8s:gpu-1, recover@12s:gpu-1").plan();
+
+    assertThat(plan.policies()).containsExactly("p2c", "zerolayer");
+    assertThat(plan.workload().length()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(plan.faults().toString()).isEqualTo("oom@8s:gpu-1, recover@12s:gpu-1");
+    assertThat(plan.faultsText()).isEqualTo("--faults");
+  }
+
+  @Test
+  void shouldRunTheSmokePlanBriefly() throws Exception {
+    final PolicyBenchPlan plan = parse("bench", "--smoke", "--instances", "50").plan();
+
+    assertThat(plan.fleet().instances()).isEqualTo(3);
+    assertThat(plan.policies()).hasSize(5);
+    assertThat(plan.workload().length()).isLessThanOrEqualTo(Duration.ofSeconds(15));
+    assertThat(plan.faults().entries()).hasSize(2);
+  }
+
+  @Test
+  void shouldRefuseAnUnknownPolicyOrScenarioOrAWarmUpAsLongAsTheLoad() {
+    assertThatThrownBy(() -> parse("bench", "--policies", "fastest").plan())
+        .isInstanceOf(ParameterException.class).hasMessageContaining("Unknown routing policy 'fastest'");
+    assertThatThrownBy(() -> parse("bench", "--scenario", "meteor").plan())
+        .isInstanceOf(ParameterException.class).hasMessageContaining("steady, oom, zone-loss, cold-start, stalls, all");
+    assertThatThrownBy(() -> parse("bench", "--users", "2", "--step", "10s", "--warmup", "10s").plan())
+        .isInstanceOf(ParameterException.class).hasMessageContaining("must be shorter than the load");
+  }
+
+  @Test
+  void shouldEchoTheCommandLineForTheCaption() {
+    final ParseResult result = new CommandLine(new ZerolayerCli()).parseArgs("bench", "--scenario", "oom",
+        "--faults", "oom@1s:gpu-1, recover@2s:gpu-1");
+
+    assertThat(TypedCommandLine.of(result.subcommand().commandSpec()))
+        .isEqualTo("zerolayer bench --scenario oom --faults 'oom@1s:gpu-1, recover@2s:gpu-1'");
+  }
+
+  private static BenchCommand parse(final String... args) {
+    final ParseResult result = new CommandLine(new ZerolayerCli()).parseArgs(args);
+    return result.subcommand().commandSpec().commandLine().getCommand();
+  }
+}
