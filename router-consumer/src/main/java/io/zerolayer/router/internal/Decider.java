@@ -14,9 +14,10 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Stage 1: picks the instance from the policy's ranking, pre-warms a cold one, and falls back
- * to the next best when the first turned unusable in the heatmap between selection and
- * dispatch. Nothing usable: throttled, with a retry time predicted from the fleet.
+ * Stage 1: picks the instance from the policy's ranking, pre-warms a cold one (and serves the
+ * request on the next best warm instance while there is one), and falls back to the next best
+ * when the first turned unusable in the heatmap between selection and dispatch. Nothing usable:
+ * throttled, with a retry time predicted from the fleet.
  */
 public final class Decider {
 
@@ -47,16 +48,28 @@ public final class Decider {
       return throttled(heatmap, "no instance can take new work (" + heatmap.rows().size() + " known)");
     }
     final Heatmap now = latest.get();
+    Candidate cold = null;
+    double coldWarmup = 0;
     for (int i = 0; i < ranked.size(); i++) {
       final Candidate candidate = ranked.get(i);
       final InstanceScore row = now.row(candidate.instanceId());
       if (!policy.admits(row)) {
         continue;
       }
+      // A cold instance is pre-warmed, and the request goes to the next best warm one if any,
+      // so that no request pays for the warm-up while warm capacity is left.
       if (policy.preWarms() && row.getWarmupLevel() < WARM_LEVEL) {
+        if (cold == null) {
+          cold = candidate;
+          coldWarmup = row.getWarmupLevel();
+        }
+        continue;
+      }
+      if (cold != null) {
         return new Decision(RoutingOutcome.PREWARMED, candidate.instanceId(),
-            String.format("%s: lowest cost %.0f; warm-up %.0f%%, pre-warmed", policy.name(), candidate.cost(),
-                100 * row.getWarmupLevel()), candidate.predictedLatencyMs(), null);
+            String.format("%s: %s (cost %.0f) is cold, warm-up %.0f%%: pre-warmed; served by the next best warm"
+                + " instance, cost %.0f", policy.name(), cold.instanceId(), cold.cost(), 100 * coldWarmup,
+                candidate.cost()), candidate.predictedLatencyMs(), null, cold.instanceId());
       }
       if (i == 0) {
         return new Decision(RoutingOutcome.DIRECT, candidate.instanceId(),
@@ -66,6 +79,12 @@ public final class Decider {
       return new Decision(RoutingOutcome.FALLBACK, candidate.instanceId(),
           String.format("%s: %s became unusable before dispatch; next best, cost %.0f", policy.name(),
               ranked.get(0).instanceId(), candidate.cost()), candidate.predictedLatencyMs(), null);
+    }
+    if (cold != null) {
+      return new Decision(RoutingOutcome.PREWARMED, cold.instanceId(),
+          String.format("%s: no warm instance can take it; %s (cost %.0f, warm-up %.0f%%) pre-warmed and serves it",
+              policy.name(), cold.instanceId(), cold.cost(), 100 * coldWarmup), cold.predictedLatencyMs(), null,
+          cold.instanceId());
     }
     return throttled(now, "every ranked instance became unusable before dispatch");
   }

@@ -63,7 +63,8 @@ public final class RequestRouter {
       decided.setSequenceId(key);
     }
     if (result.decision().preWarm()) {
-      writer.send(out, Topics.COMMANDS, decided.getInstanceId(), records.preWarm(decided));
+      final String cold = result.decision().preWarmInstance();
+      writer.send(out, Topics.COMMANDS, cold, records.preWarm(decided, cold));
     }
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (result.decision().dispatched()) {

@@ -105,13 +105,13 @@ public final class RouterRecords {
         .build();
   }
 
-  /** The pre-warm command sent ahead of a dispatch to a cold instance. */
-  public InstanceCommand preWarm(final RoutingDecision decision) {
+  /** The pre-warm command a request sends to the cold instance it would have gone to. */
+  public InstanceCommand preWarm(final RoutingDecision decision, final String coldInstance) {
     return InstanceCommand.newBuilder()
-        .setInstanceId(decision.getInstanceId())
+        .setInstanceId(coldInstance)
         .setType(CommandType.PRE_WARM)
         .setSequenceId(decision.getSequenceId())
-        .setReason("request " + decision.getSequenceId() + " routed to a cold instance")
+        .setReason("request " + decision.getSequenceId() + " ranked this cold instance first")
         .setIssuedAtMs(decision.getDecidedAtMs())
         .build();
   }

@@ -59,7 +59,23 @@ class DeciderTest {
     final Decision decision = decider.select(REQUEST, heatmap, () -> heatmap);
 
     assertThat(decision.outcome()).isEqualTo(RoutingOutcome.PREWARMED);
+    assertThat(decision.preWarmInstance()).isEqualTo("cold");
+    assertThat(decision.instanceId()).as("served warm while warm capacity is left").isEqualTo("warm");
+  }
+
+  @Test
+  void shouldServeOnAColdInstanceWhenNoWarmOneCanTakeTheRequest() {
+    final InstanceScore cold = row("cold", 1.0, 0);
+    cold.setWarmupLevel(0.4);
+    final InstanceScore busy = row("busy", 1.0, 6);
+    busy.setState(InstanceState.UNAVAILABLE);
+    final Heatmap heatmap = heatmap(cold, busy);
+
+    final Decision decision = decider.select(REQUEST, heatmap, () -> heatmap);
+
+    assertThat(decision.outcome()).isEqualTo(RoutingOutcome.PREWARMED);
     assertThat(decision.instanceId()).isEqualTo("cold");
+    assertThat(decision.preWarmInstance()).isEqualTo("cold");
   }
 
   @Test
