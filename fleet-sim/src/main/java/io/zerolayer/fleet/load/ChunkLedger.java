@@ -15,17 +15,11 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ChunkLedger {
 
   private final Map<String, Watch> watches = new ConcurrentHashMap<>();
-  private volatile Throwable failure;
 
   /** Starts watching a sequence; completes with its chunks once its final chunk arrived. */
   CompletableFuture<List<ChunkArrival>> watch(final String sequenceId) {
     final Watch watch = new Watch();
     watches.put(sequenceId, watch);
-    final Throwable failed = failure;
-    if (failed != null) {
-      watches.remove(sequenceId);
-      watch.done.completeExceptionally(failed);
-    }
     return watch.done;
   }
 
@@ -48,18 +42,6 @@ final class ChunkLedger {
       watches.remove(chunk.getSequenceId());
       watch.done.complete(List.copyOf(watch.chunks));
     }
-  }
-
-  /** Fails every watch, now and later: the chunks can no longer be read. */
-  void failAll(final Throwable cause) {
-    failure = cause;
-    watches.values().forEach(watch -> watch.done.completeExceptionally(cause));
-    watches.clear();
-  }
-
-  /** Why chunks can no longer be read, or null while they can. */
-  Throwable failure() {
-    return failure;
   }
 
   /** Sequences watched now. */

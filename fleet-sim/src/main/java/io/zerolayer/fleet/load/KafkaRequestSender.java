@@ -14,39 +14,32 @@ import java.util.function.LongSupplier;
 
 /**
  * Sends a load's requests to the pipeline as an application does: through the contract's
- * {@link InferenceClient} (the ingress topic, and the ordered, checked response stream), with a
- * second reader of the response topic noting when each chunk arrived.
+ * {@link InferenceClient} (the ingress topic, and the ordered, checked response stream), noting
+ * when each chunk arrived as the client reads it.
  */
 public final class KafkaRequestSender implements RequestSender, AutoCloseable {
 
   private final String tenantId;
   private final String apiKey;
   private final ContractSerdes serdes;
-  private final ChunkTimes times;
+  private final ChunkLedger ledger = new ChunkLedger();
   private final InferenceClient client;
 
   /**
-   * Connects, and returns once both readers stand at the end of the response topic.
+   * Connects, and returns once the client stands at the end of the response topic.
    *
    * @param nanoClock the load's clock ({@link LoadScheduler#nanoTime()}), for chunk arrival times
    */
   public KafkaRequestSender(final ClusterSettings cluster, final String tenantId, final String apiKey,
-      final LongSupplier nanoClock) throws InterruptedException {
+      final LongSupplier nanoClock) {
     requireNonNull(cluster, "cluster");
     this.tenantId = requireNonNull(tenantId, "tenantId");
     this.apiKey = requireNonNull(apiKey, "apiKey");
     requireNonNull(nanoClock, "nanoClock");
     serdes = new ContractSerdes(cluster.serdes());
     try {
-      times = new ChunkTimes(cluster, serdes, nanoClock);
-    } catch (final InterruptedException | RuntimeException e) {
-      serdes.close();
-      throw e;
-    }
-    try {
-      client = new InferenceClient(cluster, serdes);
+      client = new InferenceClient(cluster, serdes, chunk -> ledger.accept(chunk, nanoClock.getAsLong()));
     } catch (final RuntimeException e) {
-      times.close();
       serdes.close();
       throw e;
     }
@@ -54,12 +47,12 @@ public final class KafkaRequestSender implements RequestSender, AutoCloseable {
 
   @Override
   public CompletableFuture<Reply> send(final String sequenceId, final RequestSpec spec) {
-    final CompletableFuture<List<ChunkArrival>> chunks = times.ledger().watch(sequenceId);
+    final CompletableFuture<List<ChunkArrival>> chunks = ledger.watch(sequenceId);
     final CompletableFuture<Response> response = client.submit(request(sequenceId, spec));
     final CompletableFuture<Reply> reply = response.thenCombine(chunks, KafkaRequestSender::reply);
     reply.whenComplete((answer, error) -> {
       if (error != null) {
-        times.ledger().forget(sequenceId);
+        ledger.forget(sequenceId);
       }
     });
     return reply;
@@ -83,10 +76,9 @@ public final class KafkaRequestSender implements RequestSender, AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     try {
       client.close();
-      times.close();
     } finally {
       serdes.close();
     }

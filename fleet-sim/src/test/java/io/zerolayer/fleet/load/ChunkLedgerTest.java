@@ -36,17 +36,6 @@ class ChunkLedgerTest {
     assertThat(ledger.watched()).isZero();
   }
 
-  @Test
-  void shouldFailWatchesNowAndLaterOnceChunksCannotBeRead() {
-    final CompletableFuture<List<ChunkArrival>> before = ledger.watch("s-1");
-
-    ledger.failAll(new IllegalStateException("reader stopped"));
-
-    assertThat(before).isCompletedExceptionally();
-    assertThat(ledger.watch("s-2")).isCompletedExceptionally();
-    assertThat(ledger.failure()).hasMessage("reader stopped");
-  }
-
   private static ResponseChunk chunk(final String sequenceId, final int start, final List<String> tokens,
       final boolean last, final String instance, final int epoch) {
     return ResponseChunk.newBuilder().setSequenceId(sequenceId).setStartIndex(start).setTokens(tokens).setLast(last)

@@ -82,8 +82,9 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
     outputs.publish(id, assessment);
     final double zoneFactor = status != null && status.getRow() != null && status.getRow().getZonePenalised()
         ? settings.zonePenaltyFactor() : 1.0;
+    // The latency model is refitted where the row is published (each emission), not per sample.
     final InstanceScore row = InstanceRows.row(sample, signals, smoothed, assessment.machine(),
-        fitter.model(fits.get(id)), zoneFactor, nowMs);
+        status == null ? fitter.model(null) : status.getRow().getLatencyModel(), zoneFactor, nowMs);
     statuses.put(id, InstanceRows.remember(InstanceStatus.newBuilder(), assessment.machine())
         .setLatest(sample).setLastSeenMs(nowMs).setEwma(toList(smoothed)).setRow(row)
         // Later than the last emission even within its millisecond, so the next one publishes it.

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -47,10 +48,21 @@ public final class InferenceClient implements AutoCloseable {
   private final Thread reader;
   private final CountDownLatch positioned = new CountDownLatch(1);
   private volatile boolean running = true;
+  private final Consumer<ResponseChunk> chunkObserver;
   private volatile Throwable failure;
 
   public InferenceClient(final ClusterSettings cluster, final ContractSerdes serdes) {
+    this(cluster, serdes, chunk -> { });
+  }
+
+  /**
+   * @param chunkObserver called on the reader thread with every chunk of a pending request as it
+   *     is read, before it joins its response (a load generator times chunks with it); must not block
+   */
+  public InferenceClient(final ClusterSettings cluster, final ContractSerdes serdes,
+      final Consumer<ResponseChunk> chunkObserver) {
     requireNonNull(cluster, "cluster");
+    this.chunkObserver = requireNonNull(chunkObserver, "chunkObserver");
     requestTopic = cluster.catalogue().name(Topics.REQUESTS);
     final Map<String, Object> producerProps = new HashMap<>(cluster.clientProperties());
     producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -155,6 +167,7 @@ public final class InferenceClient implements AutoCloseable {
     if (entry == null) {
       return;
     }
+    chunkObserver.accept(chunk);
     try {
       final Response response = entry.assembler.add(chunk);
       if (response != null) {
