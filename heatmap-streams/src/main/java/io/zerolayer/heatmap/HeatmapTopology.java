@@ -16,6 +16,7 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.telemetry.TelemetryValidator;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.heatmap.internal.DecodeStepFitter;
 import io.zerolayer.heatmap.internal.FitLatencyModelProcessor;
 import io.zerolayer.heatmap.internal.HeatmapOutputs;
 import io.zerolayer.heatmap.internal.HeatmapStores;
@@ -77,6 +78,7 @@ public final class HeatmapTopology {
     requireNonNull(config, "config");
     final LatencyFitter fitter = new LatencyFitter(config.getLong(HeatmapConfig.LATENCY_HALF_LIFE_MS),
         config.getLong(HeatmapConfig.LATENCY_MIN_SAMPLES), defaultModel(config));
+    final DecodeStepFitter decodeFitter = new DecodeStepFitter(config.getLong(HeatmapConfig.LATENCY_HALF_LIFE_MS));
     final ScoringSettings settings = new ScoringSettings(config.emitInterval(),
         config.millis(HeatmapConfig.WINDOW_SIZE_MS), config.millis(HeatmapConfig.WINDOW_ADVANCE_MS),
         config.millis(HeatmapConfig.HISTORY_WINDOW_MS), config.timings(),
@@ -92,7 +94,8 @@ public final class HeatmapTopology {
     topology.addSource(READ_TELEMETRY, serdes.key().deserializer(),
             serdes.value(Topics.TELEMETRY).deserializer(), catalogue.name(Topics.TELEMETRY))
         .addProcessor(VALIDATE_TELEMETRY, () -> new ValidateTelemetryProcessor(validator), READ_TELEMETRY)
-        .addProcessor(SCORE_INSTANCES, () -> new ScoreInstancesProcessor(STORES, settings, fitter, emitLag),
+        .addProcessor(SCORE_INSTANCES, () -> new ScoreInstancesProcessor(STORES, settings, fitter, decodeFitter,
+            emitLag),
             VALIDATE_TELEMETRY)
         .addSource(READ_COMPLETIONS, serdes.key().deserializer(), serdes.value(Topics.COMPLETIONS).deserializer(),
             catalogue.name(Topics.COMPLETIONS))

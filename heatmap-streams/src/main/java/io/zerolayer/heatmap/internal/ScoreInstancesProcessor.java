@@ -27,6 +27,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
   private final HeatmapStores names;
   private final ScoringSettings settings;
   private final LatencyFitter fitter;
+  private final DecodeStepFitter decodeFitter;
   private final DistributionSummary emitLag;
   private final InstanceMachine machine;
   private final Ewma ewma;
@@ -39,10 +40,11 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
   private long lastEmitMs;
 
   public ScoreInstancesProcessor(final HeatmapStores names, final ScoringSettings settings,
-      final LatencyFitter fitter, final DistributionSummary emitLag) {
+      final LatencyFitter fitter, final DecodeStepFitter decodeFitter, final DistributionSummary emitLag) {
     this.names = requireNonNull(names, "names");
     this.settings = requireNonNull(settings, "settings");
     this.fitter = requireNonNull(fitter, "fitter");
+    this.decodeFitter = requireNonNull(decodeFitter, "decodeFitter");
     this.emitLag = requireNonNull(emitLag, "emitLag");
     this.machine = new InstanceMachine(settings.timings());
     this.ewma = new Ewma(settings.smoothingHalfLifeMs());
@@ -87,6 +89,8 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
         status == null ? fitter.model(null) : status.getRow().getLatencyModel(), zoneFactor, nowMs);
     statuses.put(id, InstanceRows.remember(InstanceStatus.newBuilder(), assessment.machine())
         .setLatest(sample).setLastSeenMs(nowMs).setEwma(toList(smoothed)).setRow(row)
+        .setDecodeFit(decodeFitter.add(status == null ? null : status.getDecodeFit(), sample.getRunningRequests(),
+            sample.getDecodeTokensPerS(), sample.getSampleTimeMs()))
         // Later than the last emission even within its millisecond, so the next one publishes it.
         .setChangedAtMs(Math.max(nowMs, lastEmitMs + 1))
         .build());
@@ -117,7 +121,8 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
           continue;
         }
         final InstanceScore next = InstanceRows.row(status.getLatest(), InstanceRows.signals(row),
-            toArray(status), assessment.machine(), fitter.model(fits.get(entry.key)),
+            toArray(status), assessment.machine(),
+            decodeFitter.withDecodeStep(fitter.model(fits.get(entry.key)), status.getDecodeFit()),
             penalised ? settings.zonePenaltyFactor() : 1.0, nowMs);
         status = InstanceRows.remember(InstanceStatus.newBuilder(status), assessment.machine()).setRow(next).build();
         statuses.put(entry.key, status);

@@ -102,14 +102,28 @@ public final class Decider {
       return throttled(heatmap, "all " + maxAttempts + " attempts failed; the last on " + stalledInstance + ": "
           + why);
     }
+    Candidate cold = null;
     for (final Candidate candidate : policy.rank(request, heatmap)) {
-      if (!candidate.instanceId().equals(stalledInstance)) {
-        return new Decision(RoutingOutcome.CUTOVER, candidate.instanceId(),
-            String.format("%s stalled (%s); resumed on the best other instance, cost %.0f", stalledInstance, why,
-                candidate.cost()), candidate.predictedLatencyMs(), null);
+      if (candidate.instanceId().equals(stalledInstance)) {
+        continue;
       }
+      // A resumed sequence waits for no weight load while a warm instance can take it.
+      if (policy.preWarms() && heatmap.row(candidate.instanceId()).getWarmupLevel() < WARM_LEVEL) {
+        cold = cold == null ? candidate : cold;
+        continue;
+      }
+      return cutOver(candidate, stalledInstance, why);
+    }
+    if (cold != null) {
+      return cutOver(cold, stalledInstance, why);
     }
     return throttled(heatmap, stalledInstance + " stalled (" + why + ") and no other instance can take the sequence");
+  }
+
+  private static Decision cutOver(final Candidate backup, final String stalledInstance, final String why) {
+    return new Decision(RoutingOutcome.CUTOVER, backup.instanceId(),
+        String.format("%s stalled (%s); resumed on the best other instance, cost %.0f", stalledInstance, why,
+            backup.cost()), backup.predictedLatencyMs(), null);
   }
 
   /** A throttle decision whose retry time is the soonest a known instance should have room. */

@@ -39,11 +39,21 @@ public final class LocalDispatches {
         times.pollFirst();
       }
       if (row != null && !times.isEmpty()) {
-        rows.put(entry.getKey(), InstanceScore.newBuilder(row).setQueueLength(row.getQueueLength() + times.size())
-            .build());
+        rows.put(entry.getKey(), withUnseen(row, times.size()));
       }
       return times.isEmpty();
     });
     return new Heatmap(rows, heatmap.version());
+  }
+
+  /**
+   * An instance without a queue had a free batch slot when it was sampled, so the unseen
+   * dispatches count as running; behind a queue they wait in it.
+   */
+  private static InstanceScore withUnseen(final InstanceScore row, final int unseen) {
+    final InstanceScore.Builder builder = InstanceScore.newBuilder(row);
+    return row.getQueueLength() == 0
+        ? builder.setRunningRequests(row.getRunningRequests() + unseen).build()
+        : builder.setQueueLength(row.getQueueLength() + unseen).build();
   }
 }

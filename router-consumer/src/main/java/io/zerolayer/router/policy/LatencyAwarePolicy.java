@@ -19,17 +19,25 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
     final List<Candidate> healthyZones = new ArrayList<>();
     final List<Candidate> penalisedZones = new ArrayList<>();
+    final PeerModels peers = new PeerModels(heatmap);
     for (final InstanceScore row : heatmap.all()) {
       if (!usable(row)) {
         continue;
       }
-      final double latency = LatencyPredictor.latencyMs(row, request);
+      final double latency = LatencyPredictor.latencyMs(peers.predictable(row), request);
       final Candidate candidate = new Candidate(row.getInstanceId(), latency, latency / row.getWeight());
       (row.getZonePenalised() ? penalisedZones : healthyZones).add(candidate);
     }
     final List<Candidate> ranked = healthyZones.isEmpty() ? penalisedZones : healthyZones;
-    ranked.sort(Comparator.comparingDouble(Candidate::cost).thenComparing(Candidate::instanceId));
+    // Equal costs (no decode-step fit yet, say) go to the instance with less work on it.
+    ranked.sort(Comparator.comparingDouble(Candidate::cost)
+        .thenComparingInt(candidate -> outstanding(heatmap.row(candidate.instanceId())))
+        .thenComparing(Candidate::instanceId));
     return ranked;
+  }
+
+  private static int outstanding(final InstanceScore row) {
+    return Math.max(0, row.getRunningRequests()) + Math.max(0, row.getQueueLength());
   }
 
   /** Whether an instance may take new work at all. */

@@ -13,12 +13,27 @@ public final class LatencyPredictor {
   private LatencyPredictor() {
   }
 
-  /** Service time of the request itself, from the instance's latency model. */
+  /**
+   * Service time of the request itself. Once the heatmap knows how the instance's decode step
+   * grows with its batch, the time to the first token comes from the TTFT model and each output
+   * token takes a decode step of the batch with this request in it, so a busier instance decodes
+   * slower; until then, the latency model's average cost per output token is used.
+   */
   public static double serviceMs(final InstanceScore row, final RequestProfile request) {
     final LatencyModel model = row.getLatencyModel();
-    return Math.max(0.0, model.getLatencyInterceptMs()
-        + model.getLatencyPerInputTokenMs() * request.inputTokens()
-        + model.getLatencyPerOutputTokenMs() * request.maxOutputTokens());
+    if (!knowsDecodeStep(model)) {
+      return Math.max(0.0, model.getLatencyInterceptMs()
+          + model.getLatencyPerInputTokenMs() * request.inputTokens()
+          + model.getLatencyPerOutputTokenMs() * request.maxOutputTokens());
+    }
+    final double stepMs = model.getDecodeStepBaseMs()
+        + model.getDecodeStepPerSequenceMs() * (row.getRunningRequests() + 1);
+    return Math.max(0.0, model.getTtftInterceptMs() + model.getTtftPerInputTokenMs() * request.inputTokens()
+        + stepMs * request.maxOutputTokens());
+  }
+
+  static boolean knowsDecodeStep(final LatencyModel model) {
+    return model.getDecodeStepBaseMs() > 0.0 || model.getDecodeStepPerSequenceMs() > 0.0;
   }
 
   /**

@@ -124,6 +124,19 @@ class DeciderTest {
   }
 
   @Test
+  void shouldResumeOnAWarmInstanceRatherThanACheaperColdOne() {
+    final InstanceScore cold = row("cold", 1.0, 0);
+    cold.setWarmupLevel(0.0);
+    final Heatmap heatmap = heatmap(row("stalled", 1.0, 0), cold, row("warm", 1.0, 3));
+
+    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 1);
+
+    assertThat(backup.instanceId()).isEqualTo("warm");
+    assertThat(decider.selectBackup(REQUEST, heatmap(row("stalled", 1.0, 0), cold), "stalled", "no token", 1)
+        .instanceId()).isEqualTo("cold");
+  }
+
+  @Test
   void shouldThrottleACutOverWhenOnlyTheStalledInstanceIsLeft() {
     final Heatmap heatmap = heatmap(row("stalled", 1.0, 0));
 

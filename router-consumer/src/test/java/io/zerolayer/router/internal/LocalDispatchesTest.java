@@ -29,6 +29,20 @@ class LocalDispatchesTest {
   }
 
   @Test
+  void shouldCountUnseenDispatchesAsRunningWhileTheInstanceHadNoQueue() {
+    final LocalDispatches dispatches = new LocalDispatches();
+    final InstanceScore row = row("gpu-1", 1.0, 0);
+    row.setLastTelemetryMs(1_000);
+    dispatches.record("gpu-1", 1_100);
+    dispatches.record("gpu-1", 1_200);
+
+    final Heatmap adjusted = dispatches.applyTo(heatmap(row), 1_300);
+
+    assertThat(adjusted.row("gpu-1").getRunningRequests()).isEqualTo(4);
+    assertThat(adjusted.row("gpu-1").getQueueLength()).isZero();
+  }
+
+  @Test
   void shouldSpreadABurstBetweenHeatmapUpdatesOverEqualInstances() {
     final LocalDispatches dispatches = new LocalDispatches();
     final Decider decider = new Decider(new LatencyAwarePolicy(), 1000, 4);
