@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs sequences through a simulated GPU's batch: a sequence queues for one of {@code maxBatch}
- * slots, is admitted with its prompt's KV entries (or fails when the KV cache is out of memory),
+ * slots (on a cold instance, first for the weight load it starts), is admitted with its prompt's
+ * KV entries (or fails when the KV cache is out of memory),
  * prefills, then decodes token by token and sends a chunk every {@code tokensPerChunk} tokens.
  * It holds while the instance is stalled or crashed and fails once the instance restarted.
  */
@@ -68,6 +69,11 @@ final class ContinuousBatcher {
       throws InterruptedException, GenerationFailedException {
     load.enqueue();
     try {
+      health.startWarming(clock.millis());
+      while (!health.warm(clock.millis())) {
+        awaitAlive(life, sink);
+        clock.sleep(POLL_MS);
+      }
       do {
         awaitAlive(life, sink);
       } while (!batch.tryAcquire(POLL_MS, TimeUnit.MILLISECONDS));

@@ -1,7 +1,7 @@
 package io.zerolayer.fleet;
 
 /**
- * What has happened to one simulated GPU: how far it has warmed up, since when its KV cache is
+ * What has happened to one simulated GPU: how far it has loaded its weights, since when its KV cache is
  * out of memory, how much of its traffic the network loses, whether it is stalled or crashed,
  * and which life (process start) it is in. Times are epoch milliseconds of the GPU's clock.
  * Writers are serialised; readers see each field's latest value.
@@ -11,6 +11,7 @@ final class GpuHealth {
   private static final long NEVER = Long.MIN_VALUE;
 
   private final long warmUpMs;
+  /** When the weight load began; {@link #NEVER} while the GPU is cold and not loading. */
   private volatile long warmingSinceMs;
   private volatile long outOfMemorySinceMs = NEVER;
   private volatile double packetLoss;
@@ -19,25 +20,36 @@ final class GpuHealth {
   private volatile int life;
 
   /**
-   * @param warmUpMs time from cold to fully warm
-   * @param warm whether the GPU is warm at {@code nowMs}; a cold one starts loading then
+   * @param warmUpMs time the weight load takes, from cold to warm
+   * @param warm whether the GPU is warm at {@code nowMs}; a cold one loads when first asked to
    */
   GpuHealth(final long warmUpMs, final boolean warm, final long nowMs) {
     if (warmUpMs <= 0) {
       throw new IllegalArgumentException("warmUpMs must be positive, was " + warmUpMs);
     }
     this.warmUpMs = warmUpMs;
-    this.warmingSinceMs = warm ? nowMs - warmUpMs : nowMs;
+    this.warmingSinceMs = warm ? nowMs - warmUpMs : NEVER;
   }
 
-  /** 0 = cold, 1 = fully warm. */
+  /** Share of the weights loaded: 0 = cold, 1 = warm and serving. */
   double warmupLevel(final long nowMs) {
-    final double progress = (double) (nowMs - warmingSinceMs) / warmUpMs;
-    return Math.max(0.0, Math.min(1.0, progress));
+    final long since = warmingSinceMs;
+    if (since == NEVER) {
+      return 0.0;
+    }
+    return Math.max(0.0, Math.min(1.0, (double) (nowMs - since) / warmUpMs));
   }
 
+  /** Whether the weights are loaded at {@code nowMs}. */
+  boolean warm(final long nowMs) {
+    return warmupLevel(nowMs) >= 1.0;
+  }
+
+  /** Starts the weight load, unless it is loading or loaded already. */
   synchronized void startWarming(final long nowMs) {
-    warmingSinceMs = nowMs;
+    if (warmingSinceMs == NEVER) {
+      warmingSinceMs = nowMs;
+    }
   }
 
   /** Marks the KV cache out of memory from {@code nowMs}, unless it already is. */
@@ -88,12 +100,12 @@ final class GpuHealth {
   }
 
   /**
-   * A new life: cold from {@code nowMs}, with a fresh allocator, nothing stalled and nothing
-   * crashed. The network's loss is the network's, so it stays.
+   * A new life: cold, with a fresh allocator, nothing stalled and nothing crashed. The network's
+   * loss is the network's, so it stays.
    */
-  synchronized void restart(final long nowMs) {
+  synchronized void restart() {
     life++;
-    warmingSinceMs = nowMs;
+    warmingSinceMs = NEVER;
     outOfMemorySinceMs = NEVER;
     stalled = false;
     crashed = false;

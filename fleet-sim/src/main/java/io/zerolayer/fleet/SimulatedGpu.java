@@ -14,7 +14,8 @@ import java.util.Random;
 /**
  * One simulated continuous-batching server: at most {@code maxBatch} sequences decode at once,
  * the rest queue; prefill grows with the prompt, each decode step with the batch; a cold
- * instance is slower until it has warmed up. Its telemetry is derived from that state. Faults
+ * instance serves nothing until it has loaded its weights. Its telemetry is derived from that
+ * state. Faults
  * are injected through its methods ({@link #oom()}, {@link #loseNetwork(double)},
  * {@link #coldRestart()}, {@link #stall()}, {@link #crash()}) and show in both.
  */
@@ -32,7 +33,8 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
   /**
    * A GPU on the system clock.
    *
-   * @param warm whether the instance starts warm; a cold one starts loading when it starts
+   * @param warm whether the instance starts warm; a cold one loads its weights when the first
+   *     request or a {@code PRE_WARM} comes
    */
   public SimulatedGpu(final String instanceId, final String zone, final String model, final GpuProfile profile,
       final boolean warm) {
@@ -40,7 +42,7 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
   }
 
   /**
-   * @param warm whether the instance starts warm; a cold one starts loading when it starts
+   * @param warm whether the instance starts warm; a cold one loads its weights when first asked to
    * @param clock the time it lives in; its random delays are seeded from {@code instanceId}
    */
   public SimulatedGpu(final String instanceId, final String zone, final String model, final GpuProfile profile,
@@ -49,7 +51,7 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
     this.zone = requireNonNull(zone, "zone");
     this.clock = requireNonNull(clock, "clock");
     this.health = new GpuHealth(profile.warmUp().toMillis(), warm, clock.millis());
-    final GpuPacing pacing = new GpuPacing(profile, load, health, clock, new Random(instanceId.hashCode()));
+    final GpuPacing pacing = new GpuPacing(profile, load, health, new Random(instanceId.hashCode()));
     this.batcher = new ContinuousBatcher(instanceId, profile, clock, load, health, cadence, pacing);
     this.telemetry = new GpuTelemetry(instanceId, zone, model, profile, load, health, cadence, clock,
         new Random(~instanceId.hashCode()));
@@ -109,11 +111,12 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
 
   /**
    * Fault: the instance restarts. Every sequence in flight or queued fails, the out-of-memory,
-   * stall and crash faults end, and the instance is cold: its warm-up level climbs from 0 to 1
-   * over the profile's warm-up time, with prefill and decode slower until then.
+   * stall and crash faults end, and the instance is cold: it loads its weights when the first
+   * request or a {@code PRE_WARM} comes, and serves nothing until they are loaded (the profile's
+   * warm-up time), while its warm-up level climbs from 0 to 1.
    */
   public void coldRestart() {
-    health.restart(clock.millis());
+    health.restart();
     cadence.reset();
     load.takeAllocationErrors();
   }
@@ -139,7 +142,7 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
   @Override
   public void onCommand(final InstanceCommand command) {
     final long now = clock.millis();
-    if (command.getType() == CommandType.PRE_WARM && !health.crashed() && health.warmupLevel(now) == 0.0) {
+    if (command.getType() == CommandType.PRE_WARM && !health.crashed()) {
       health.startWarming(now);
     }
   }

@@ -1,6 +1,7 @@
 package io.zerolayer.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.InstanceTelemetry;
@@ -33,14 +34,16 @@ class NetworkLossFaultTest {
   }
 
   @Test
-  void shouldHoldEachChunkBackUpTo80MsAndRaiseTgsv() throws Exception {
-    final DispatchTask task = Tasks.task("s-1", 100, 64);
+  void shouldHoldALostChunkBackByRetransmissionTimeoutsAndRaiseTgsv() throws Exception {
+    final DispatchTask task = Tasks.task("s-1", 100, 2_000);
     final ManualClock healthyClock = new ManualClock(START_MS);
     final SimulatedGpu healthy = gpu(healthyClock);
     final RecordingSink healthySink = new RecordingSink(healthyClock);
     final ManualClock lossyClock = new ManualClock(START_MS);
     final SimulatedGpu lossy = gpu(lossyClock);
-    final RecordingSink lossySink = new RecordingSink(lossyClock);
+    final List<Double> lossyTgsv = new ArrayList<>();
+    final RecordingSink lossySink = new RecordingSink(lossyClock,
+        chunk -> lossyTgsv.add(lossy.sample(lossyClock.millis()).orElseThrow().getTokenIntervalStddevMs()));
     lossy.loseNetwork(0.15);
 
     healthy.generate(task, healthySink);
@@ -48,12 +51,18 @@ class NetworkLossFaultTest {
 
     final List<Double> extraMs = extraDelaysMs(healthySink.chunkNanos(), lossySink.chunkNanos());
     assertThat(lossySink.text()).isEqualTo(healthySink.text()).isEqualTo(Tasks.fullText(task));
-    assertThat(extraMs).allSatisfy(extra -> assertThat(extra).isBetween(0.0, 80.0));
-    assertThat(extraMs.stream().mapToDouble(Double::doubleValue).sum()).isGreaterThan(extraMs.size() * 10.0);
+    // 0 (not lost), 200 (lost once), 200 + 400 (lost twice), ...
+    assertThat(extraMs).allSatisfy(extra -> assertThat(extra).satisfiesAnyOf(
+        ms -> assertThat(ms).isCloseTo(0.0, within(1.0)),
+        ms -> assertThat(ms).isCloseTo(200.0, within(1.0)),
+        ms -> assertThat(ms).isCloseTo(600.0, within(1.0)),
+        ms -> assertThat(ms).isCloseTo(1_400.0, within(1.0))));
+    final long delayed = extraMs.stream().filter(ms -> ms > 100).count();
+    assertThat((double) delayed / extraMs.size()).isBetween(0.08, 0.25);
     final double healthyTgsv = healthy.sample(healthyClock.millis()).orElseThrow().getTokenIntervalStddevMs();
-    final double lossyTgsv = lossy.sample(lossyClock.millis()).orElseThrow().getTokenIntervalStddevMs();
     assertThat(healthyTgsv).isLessThan(0.5);
-    assertThat(lossyTgsv).isGreaterThan(5.0);
+    // Right after a lost chunk, the recent intervals hold one retransmission timeout.
+    assertThat(lossyTgsv.stream().mapToDouble(Double::doubleValue).max().orElseThrow()).isGreaterThan(50.0);
   }
 
   /** How much later each chunk came on the lossy run than on the healthy one, beyond the chunk before. */

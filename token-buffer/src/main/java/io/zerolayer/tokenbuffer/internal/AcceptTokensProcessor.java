@@ -5,12 +5,16 @@ import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
 import io.zerolayer.contract.avro.TokenChunk;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -76,9 +80,17 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   }
 
   private void sweep(final long nowMs) {
-    sweeper.sweep(sequences, nowMs, owner -> OwnerHealth.trouble(owner, scores.get(owner)), (key, stall) -> {
+    sweeper.sweep(sequences, nowMs, new OwnerHealth(scores::get, this::allScores), (key, stall) -> {
       meters.stalled();
       context.forward(new Record<String, SpecificRecord>(key, stall, nowMs, new RecordHeaders()), wiring.stalls());
     });
+  }
+
+  private Iterator<InstanceScore> allScores() {
+    final List<InstanceScore> rows = new ArrayList<>();
+    try (KeyValueIterator<String, InstanceScore> all = scores.all()) {
+      all.forEachRemaining(entry -> rows.add(entry.value));
+    }
+    return rows.iterator();
   }
 }

@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
-import java.util.function.UnaryOperator;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -31,10 +30,10 @@ final class SequenceSweeper {
   }
 
   /**
-   * @param ownerTrouble why the heatmap wants an instance's sequences moved, or null
+   * @param owners what the heatmap says about the sequences' owners
    */
   void sweep(final KeyValueStore<String, SequenceState> sequences, final long nowMs,
-      final UnaryOperator<String> ownerTrouble, final BiConsumer<String, StallDetected> stalls) {
+      final OwnerHealth owners, final BiConsumer<String, StallDetected> stalls) {
     final Set<String> streaming = new HashSet<>();
     try (KeyValueIterator<String, SequenceState> all = sequences.all()) {
       while (all.hasNext()) {
@@ -50,7 +49,7 @@ final class SequenceSweeper {
         streaming.add(entry.key);
         final String reason = detector.check(sequence,
             windows.computeIfAbsent(entry.key, k -> new StallDetector.Window()), nowMs,
-            sequence.getOwner() == null ? null : ownerTrouble.apply(sequence.getOwner()));
+            sequence.getOwner() == null ? null : owners.trouble(sequence.getOwner(), sequence.getAttemptTokens() > 0));
         if (reason != null) {
           sequences.put(entry.key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch())
               .build());
