@@ -13,12 +13,15 @@ import java.util.Optional;
 /**
  * An instance started cold (a {@code cold} fault, else one the fleet started cold): the latency
  * of the first new request sent to it after that, against the median latency of the completed
- * requests other instances served, sent within {@link #NEIGHBOURHOOD_MS} of it. The value is
- * the ratio.
+ * requests of about its length (output tokens within {@link #LENGTH_TOLERANCE}) that other
+ * instances served, sent within {@link #NEIGHBOURHOOD_MS} of it. Requests of every length count
+ * while fewer than {@link #MIN_LIKE_REQUESTS} are of its length. The value is the ratio.
  */
 final class ColdStartFigure {
 
   static final long NEIGHBOURHOOD_MS = 10_000;
+  static final double LENGTH_TOLERANCE = 0.25;
+  static final int MIN_LIKE_REQUESTS = 5;
 
   private record ColdStart(String instanceId, long atMs) {
   }
@@ -40,21 +43,29 @@ final class ColdStartFigure {
       return Figure.na("no new request was sent to " + instance + " after its cold start");
     }
     final long sent = run.sentMs(request);
-    final List<Long> warm = run.outcomes().stream()
+    final List<RequestOutcome> warm = run.outcomes().stream()
         .filter(o -> o.status() == Status.COMPLETED && !o.instances().contains(instance))
         .filter(o -> Math.abs(run.sentMs(o) - sent) <= NEIGHBOURHOOD_MS)
-        .map(o -> o.latency().toMillis()).toList();
+        .toList();
     if (warm.isEmpty()) {
       return Figure.na("no request completed on a warm instance near it");
     }
-    final long median = new Percentiles(warm).at(50);
+    final List<RequestOutcome> like = warm.stream()
+        .filter(o -> Math.abs(o.outputTokens() - request.outputTokens())
+            <= LENGTH_TOLERANCE * Math.max(1, request.outputTokens()))
+        .toList();
+    final boolean byLength = request.status() == Status.COMPLETED && like.size() >= MIN_LIKE_REQUESTS;
+    final long median = new Percentiles((byLength ? like : warm).stream().map(o -> o.latency().toMillis())
+        .toList()).at(50);
     if (request.status() != Status.COMPLETED) {
       return Figure.never(Figure.format("first request %s; warm median %,d ms",
           request.status().name().toLowerCase(Locale.ROOT).replace('_', ' '), median));
     }
     final long latency = request.latency().toMillis();
     final double ratio = (double) latency / median;
-    return Figure.of(ratio, Figure.format("%,d ms vs warm median %,d ms (%.2fx)", latency, median, ratio));
+    return Figure.of(ratio, Figure.format("%,d ms (%,d tokens) vs warm median %,d ms of %s (%.2fx)", latency,
+        request.outputTokens(), median, byLength ? like.size() + " requests of about its length"
+            : warm.size() + " requests", ratio));
   }
 
   private static Optional<ColdStart> coldStart(final PolicyRun run) {

@@ -13,7 +13,9 @@ import java.util.stream.Collectors;
 /**
  * Preset fault schedules, timed within the measured part of a load (after the warm-up). Each
  * single scenario injects its fault a fifth of the way in and ends it (where it has an end) at
- * three fifths; {@code all} gives each of the four faults its own quarter, in the same way.
+ * three fifths, except a zone loss, which lasts from a tenth to nine tenths: a real one lasts
+ * minutes, so the seconds before it shows weigh less. {@code all} gives each of the four
+ * faults its own quarter, in the same way.
  */
 public enum Scenario {
 
@@ -80,8 +82,8 @@ public enum Scenario {
       throw new IllegalArgumentException("A zone loss needs a fleet of 2 zones or more; this one has 1");
     }
     final String zone = fleet.zoneNames().get(fleet.zones() - 1);
-    entries.add(new ScheduledFault(FaultKind.ZONE_LOSS, at(from, slot, 0.2), zone));
-    entries.add(new ScheduledFault(FaultKind.ZONE_RESTORE, at(from, slot, 0.6), zone));
+    entries.add(new ScheduledFault(FaultKind.ZONE_LOSS, at(from, slot, 0.1), zone));
+    entries.add(new ScheduledFault(FaultKind.ZONE_RESTORE, at(from, slot, 0.9), zone));
   }
 
   private static void coldStart(final List<ScheduledFault> entries, final FleetShape fleet, final Duration from,

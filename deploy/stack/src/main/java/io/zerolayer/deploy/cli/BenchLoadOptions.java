@@ -31,7 +31,7 @@ final class BenchLoadOptions {
   @Option(names = "--cold", split = ",", description = "Instances that start cold, e.g. gpu-5. Default: none.")
   List<String> cold = new ArrayList<>();
 
-  @Option(names = "--users", split = ",", defaultValue = "8,16,24,32",
+  @Option(names = "--users", split = ",", defaultValue = "16,32,48,64",
       description = "Closed-loop users in each step, stepped up. Default: ${DEFAULT-VALUE}.")
   List<Integer> users;
 

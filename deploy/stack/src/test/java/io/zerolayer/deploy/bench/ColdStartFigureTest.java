@@ -26,7 +26,27 @@ class ColdStartFigureTest {
     final Figure cold = ColdStartFigure.of(fixture.run("p"));
 
     assertThat(cold.value()).hasValue(3.0);
-    assertThat(cold.text()).isEqualTo("1,500 ms vs warm median 500 ms (3.00x)");
+    assertThat(cold.text()).isEqualTo("1,500 ms (12 tokens) vs warm median 500 ms of 3 requests (3.00x)");
+  }
+
+  @Test
+  void shouldCompareWithWarmRequestsOfAboutItsLengthWhenThereAreEnough() {
+    // Given a first request of 30 tokens, five warm ones of 27-33 tokens and two short ones
+    final RunFixture fixture = new RunFixture()
+        .fault(FaultKind.COLD, "gpu-2", 30_000, "gpu-2")
+        .dispatch("first", 1, "gpu-2", 31_000)
+        .completed("first", 31_000, 1_200, "gpu-2", 10)
+        .completed("short-1", 31_000, 100, "gpu-0")
+        .completed("short-2", 31_000, 100, "gpu-1");
+    for (int i = 0; i < 5; i++) {
+      fixture.completed("like-" + i, 32_000, 1_000 + 100 * i, "gpu-" + (i % 2), 9 + i % 3);
+    }
+
+    final Figure cold = ColdStartFigure.of(fixture.run("p"));
+
+    assertThat(cold.value()).hasValue(1.0);
+    assertThat(cold.text()).isEqualTo("1,200 ms (30 tokens) vs warm median 1,200 ms of 5 requests of about its"
+        + " length (1.00x)");
   }
 
   @Test

@@ -40,10 +40,16 @@ final class RunFixture {
 
   /** A completed request: three chunks of 4 tokens from {@code instance}, the last at sent + latency. */
   RunFixture completed(final String id, final long sentMs, final long latencyMs, final String instance) {
+    return completed(id, sentMs, latencyMs, instance, 4);
+  }
+
+  /** A completed request: three chunks of {@code tokensPerChunk} tokens, the last at sent + latency. */
+  RunFixture completed(final String id, final long sentMs, final long latencyMs, final String instance,
+      final int tokensPerChunk) {
     final List<ChunkArrival> chunks = List.of(
-        new ChunkArrival((sentMs + latencyMs / 3) * MS, 4, instance, 1),
-        new ChunkArrival((sentMs + 2 * latencyMs / 3) * MS, 4, instance, 1),
-        new ChunkArrival((sentMs + latencyMs) * MS, 4, instance, 1));
+        new ChunkArrival((sentMs + latencyMs / 3) * MS, tokensPerChunk, instance, 1),
+        new ChunkArrival((sentMs + 2 * latencyMs / 3) * MS, tokensPerChunk, instance, 1),
+        new ChunkArrival((sentMs + latencyMs) * MS, tokensPerChunk, instance, 1));
     return outcome(id, Status.COMPLETED, sentMs, sentMs + latencyMs, chunks);
   }
 
