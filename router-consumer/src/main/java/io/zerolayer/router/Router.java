@@ -16,6 +16,7 @@ import io.zerolayer.router.internal.RequestValidator;
 import io.zerolayer.router.internal.RouterMeters;
 import io.zerolayer.router.internal.RouterRecords;
 import io.zerolayer.router.internal.StallRouter;
+import io.zerolayer.router.internal.StalledInstances;
 import io.zerolayer.router.internal.TransactionMeters;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.RoutingPolicy;
@@ -90,12 +91,14 @@ public final class Router implements AutoCloseable {
     final RouterRecords records = new RouterRecords(routerId);
     final RecordWriter writer = new RecordWriter(cluster.catalogue(), serdes);
     final RouterMeters meters = new RouterMeters(registry);
+    final StalledInstances stalled = new StalledInstances(config.stallAvoidMs());
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
         new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars(),
-            internalTopics(cluster)), tenants, decider),
+            internalTopics(cluster)), tenants, decider, stalled),
         heatmap, records, writer, meters);
     lookup = new RequestLookup(cluster, serdes);
-    stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, decider, heatmap, records, writer, meters);
+    stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, decider, heatmap, records, writer, meters,
+        stalled);
     transactions = new TransactionMeters(registry);
     clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));
     clientMetrics.forEach(m -> m.bindTo(registry));

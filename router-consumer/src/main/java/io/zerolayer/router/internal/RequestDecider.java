@@ -33,11 +33,14 @@ public final class RequestDecider {
   private final PromptText promptText = new PromptText();
   private final Decider decider;
   private final LocalDispatches dispatches = new LocalDispatches();
+  private final StalledInstances stalled;
 
-  public RequestDecider(final RequestValidator validator, final TenantDirectory tenants, final Decider decider) {
+  public RequestDecider(final RequestValidator validator, final TenantDirectory tenants, final Decider decider,
+      final StalledInstances stalled) {
     this.validator = requireNonNull(validator, "validator");
     this.tenants = requireNonNull(tenants, "tenants");
     this.decider = requireNonNull(decider, "decider");
+    this.stalled = requireNonNull(stalled, "stalled");
   }
 
   /**
@@ -71,7 +74,8 @@ public final class RequestDecider {
           + "' is over its request or token rate", null, admission.retryAfterMs()), prompt, inputTokens);
     }
     final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
-        request.getMaxOutputTokens()), dispatches.applyTo(heatmap.get(), nowMs), heatmap);
+        request.getMaxOutputTokens()), stalled.applyTo(dispatches.applyTo(heatmap.get(), nowMs), nowMs),
+        () -> stalled.applyTo(heatmap.get(), nowMs));
     if (decision.dispatched()) {
       limiter.charge(tenant.get(), tokens, nowNanos);
       dispatches.record(decision.instanceId(), nowMs);
