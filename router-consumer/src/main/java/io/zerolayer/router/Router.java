@@ -16,7 +16,6 @@ import io.zerolayer.router.internal.RequestValidator;
 import io.zerolayer.router.internal.RouterMeters;
 import io.zerolayer.router.internal.RouterRecords;
 import io.zerolayer.router.internal.StallRouter;
-import io.zerolayer.router.internal.StalledInstances;
 import io.zerolayer.router.internal.TransactionMeters;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.RoutingPolicy;
@@ -91,14 +90,12 @@ public final class Router implements AutoCloseable {
     final RouterRecords records = new RouterRecords(routerId);
     final RecordWriter writer = new RecordWriter(cluster.catalogue(), serdes);
     final RouterMeters meters = new RouterMeters(registry);
-    final StalledInstances stalled = new StalledInstances(config.stallAvoidMs());
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
         new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars(),
-            internalTopics(cluster)), tenants, decider, stalled),
+            internalTopics(cluster)), tenants, decider),
         heatmap, records, writer, meters);
     lookup = new RequestLookup(cluster, serdes);
-    stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, decider, heatmap, records, writer, meters,
-        stalled);
+    stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, decider, heatmap, records, writer, meters);
     transactions = new TransactionMeters(registry);
     clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));
     clientMetrics.forEach(m -> m.bindTo(registry));

@@ -21,7 +21,6 @@ public final class RouterConfig extends AbstractConfig {
   public static final String MAX_PROMPT_CHARS = "router.max.prompt.chars";
   public static final String DEFAULT_RETRY_AFTER_MS = "router.default.retry.after.ms";
   public static final String MAX_ATTEMPTS = "router.max.attempts";
-  public static final String STALL_AVOID_MS = "router.stall.avoid.ms";
   public static final String HTTP_PORT = "router.http.port";
   public static final String TENANTS_FILE = "router.tenants.file";
   public static final String SESSION_TIMEOUT_MS = "router.session.timeout.ms";
@@ -41,8 +40,6 @@ public final class RouterConfig extends AbstractConfig {
           "Retry time given when the heatmap knows no instance at all, in ms.")
       .define(MAX_ATTEMPTS, Type.INT, 4, Range.between(1, 100), Importance.MEDIUM,
           "Attempts a sequence gets (the first and its cut-overs); then its stream ends with the error.")
-      .define(STALL_AVOID_MS, Type.LONG, 3_000L, Range.atLeast(0L), Importance.LOW,
-          "How long after a stream stalled on an instance its weight stays cut to 5 % in this router, in ms.")
       .define(HTTP_PORT, Type.INT, 8082, Range.between(0, 65_535), Importance.LOW,
           "Port of the metrics endpoint; 0 picks a free one.")
       .define(TENANTS_FILE, Type.STRING, "", Importance.HIGH,
@@ -88,10 +85,6 @@ public final class RouterConfig extends AbstractConfig {
 
   public int maxAttempts() {
     return getInt(MAX_ATTEMPTS);
-  }
-
-  public long stallAvoidMs() {
-    return getLong(STALL_AVOID_MS);
   }
 
   public int httpPort() {

@@ -117,26 +117,6 @@ class TokenBufferTopologyTest {
   }
 
   @Test
-  void shouldMoveTheAttemptsWithoutATokenOfAnOwnerWhoseStreamJustStalled() {
-    final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
-        new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());
-    decisions.pipeInput("seq-6", decision("seq-6", null), START);
-    tokens.pipeInput("seq-6", chunk("seq-6", 0, false, "a", "b"), START.plusMillis(10));
-    decisions.pipeInput("seq-7", decision("seq-7", null), START.plusMillis(20));
-
-    // seq-6 passes the 1200 ms instance timeout; seq-7, without a token, is well within its 3 s
-    driver.advanceWallClockTime(Duration.ofMillis(1300));
-    driver.advanceWallClockTime(Duration.ofMillis(100));
-
-    final List<StallDetected> reported = stalls.readValuesToList();
-    assertThat(reported).extracting(StallDetected::getSequenceId).containsExactly("seq-6", "seq-7");
-    assertThat(reported.get(0).getOwnerWide()).isFalse();
-    assertThat(reported.get(1).getOwnerWide()).isTrue();
-    assertThat(reported.get(1).getReason()).startsWith("owner gpu-1 stalled another sequence")
-        .endsWith("and this attempt has no token yet");
-  }
-
-  @Test
   void shouldCutOverEverySequenceOfAnOwnerTheHeatmapEjected() {
     final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
         new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());

@@ -33,14 +33,11 @@ public final class RequestDecider {
   private final PromptText promptText = new PromptText();
   private final Decider decider;
   private final LocalDispatches dispatches = new LocalDispatches();
-  private final StalledInstances stalled;
 
-  public RequestDecider(final RequestValidator validator, final TenantDirectory tenants, final Decider decider,
-      final StalledInstances stalled) {
+  public RequestDecider(final RequestValidator validator, final TenantDirectory tenants, final Decider decider) {
     this.validator = requireNonNull(validator, "validator");
     this.tenants = requireNonNull(tenants, "tenants");
     this.decider = requireNonNull(decider, "decider");
-    this.stalled = requireNonNull(stalled, "stalled");
   }
 
   /**
@@ -74,8 +71,7 @@ public final class RequestDecider {
           + "' is over its request or token rate", null, admission.retryAfterMs()), prompt, inputTokens);
     }
     final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
-        request.getMaxOutputTokens()), stalled.applyTo(dispatches.applyTo(heatmap.get(), nowMs), nowMs),
-        () -> stalled.applyTo(heatmap.get(), nowMs));
+        request.getMaxOutputTokens()), dispatches.applyTo(heatmap.get(), nowMs), heatmap);
     if (decision.dispatched()) {
       limiter.charge(tenant.get(), tokens, nowNanos);
       dispatches.record(decision.instanceId(), nowMs);

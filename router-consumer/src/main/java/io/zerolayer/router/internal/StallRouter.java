@@ -38,11 +38,9 @@ public final class StallRouter {
   private final RouterRecords records;
   private final RecordWriter writer;
   private final RouterMeters meters;
-  private final StalledInstances stalled;
-
   public StallRouter(final TopicCatalogue catalogue, final ContractSerdes serdes, final RequestLookup lookup,
       final Decider decider, final HeatmapView heatmap, final RouterRecords records, final RecordWriter writer,
-      final RouterMeters meters, final StalledInstances stalled) {
+      final RouterMeters meters) {
     this.catalogue = requireNonNull(catalogue, "catalogue");
     this.stalls = serdes.value(Topics.STALLS).deserializer();
     this.lookup = requireNonNull(lookup, "lookup");
@@ -51,7 +49,6 @@ public final class StallRouter {
     this.records = requireNonNull(records, "records");
     this.writer = requireNonNull(writer, "writer");
     this.meters = requireNonNull(meters, "meters");
-    this.stalled = requireNonNull(stalled, "stalled");
   }
 
   /** Cuts the stalled attempt over, through the producer (inside an open transaction). */
@@ -71,15 +68,11 @@ public final class StallRouter {
       return;
     }
     final long now = System.currentTimeMillis();
-    if (!stall.getOwnerWide()) {
-      stalled.record(stall.getInstanceId(), now);
-    }
     final String prompt = PromptText.of(request.get());
     final int inputTokens = promptText.tokens(prompt);
     final RequestProfile profile = new RequestProfile(stall.getSequenceId(), inputTokens,
         Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()));
-    final Decision decision = decider.selectBackup(profile, stalled.applyTo(heatmap.current(), now),
-        stall.getInstanceId(),
+    final Decision decision = decider.selectBackup(profile, heatmap.current(), stall.getInstanceId(),
         stall.getReason(), stall.getEpoch());
     final RoutingDecision decided = records.cutover(request.get(), stall, decision, inputTokens, now);
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);

@@ -8,7 +8,6 @@ import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.Decision;
 import io.zerolayer.router.internal.RequestDecider;
 import io.zerolayer.router.internal.RequestValidator;
-import io.zerolayer.router.internal.StalledInstances;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.policy.RequestProfile;
@@ -66,8 +65,7 @@ public class SelectionBenchmark {
     heatmap = new Heatmap(rows, 1);
     decider = new Decider(new LatencyAwarePolicy(), 1000, 4);
     requestDecider = new RequestDecider(new RequestValidator(4096, 200_000, Set.of()),
-        TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), decider,
-        new StalledInstances(3_000));
+        TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), decider);
     profile = new RequestProfile("s", 180, 256);
     request = InferenceRequest.newBuilder().setSequenceId("s").setTenantId("acme").setApiKey("key")
         .setPrompt("Summarise the following support ticket in three bullet points. ".repeat(12))

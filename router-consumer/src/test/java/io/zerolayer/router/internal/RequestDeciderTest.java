@@ -21,7 +21,7 @@ class RequestDeciderTest {
   private final Heatmap fleet = heatmap(row("gpu-1", 1.0, 0));
   private final RequestDecider decider = new RequestDecider(new RequestValidator(4096, 10_000, Set.of()),
       TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1))),
-      new Decider(new LatencyAwarePolicy(), 1000, 4), new StalledInstances(3_000));
+      new Decider(new LatencyAwarePolicy(), 1000, 4));
 
   @Test
   void shouldRejectAnUnknownTenant() {

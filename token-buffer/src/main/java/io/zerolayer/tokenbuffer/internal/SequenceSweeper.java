@@ -16,18 +16,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * One wall-clock pass over a task's sequences: reports each stalled attempt once, and removes
  * finished sequences (and tokens held for a decision that never came) older than the retention,
- * with a tombstone in the changelog. An instance whose stream stalled recently takes its
- * attempts without a token yet with it: they would wait for the first-token timeout otherwise.
+ * with a tombstone in the changelog.
  */
 final class SequenceSweeper {
-
-  /** How long a stream's stall speaks for its owner's attempts that have no token yet. */
-  static final long OWNER_STALL_MEMORY_MS = 2_000;
 
   private final StallDetector detector;
   private final long retentionMs;
   private final Map<String, StallDetector.Window> windows = new HashMap<>();
-  private final Map<String, Long> ownerStalledAtMs = new HashMap<>();
 
   SequenceSweeper(final StallDetector detector, final Duration retention) {
     this.detector = detector;
@@ -52,48 +47,26 @@ final class SequenceSweeper {
           continue;
         }
         streaming.add(entry.key);
-        final String ownerTrouble = ownerTrouble(sequence, owners, nowMs);
         final String reason = detector.check(sequence,
-            windows.computeIfAbsent(entry.key, k -> new StallDetector.Window()), nowMs, ownerTrouble);
+            windows.computeIfAbsent(entry.key, k -> new StallDetector.Window()), nowMs,
+            sequence.getOwner() == null ? null : owners.trouble(sequence.getOwner(), sequence.getAttemptTokens() > 0));
         if (reason != null) {
           sequences.put(entry.key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch())
               .build());
-          if (ownerTrouble == null) {
-            ownerStalledAtMs.put(sequence.getOwner(), nowMs);
-          }
-          stalls.accept(entry.key, stall(sequence, reason, ownerTrouble != null, nowMs));
+          stalls.accept(entry.key, stall(sequence, reason, nowMs));
         }
       }
     }
     windows.keySet().retainAll(streaming);
-    ownerStalledAtMs.values().removeIf(atMs -> nowMs - atMs > OWNER_STALL_MEMORY_MS);
   }
 
-  private String ownerTrouble(final SequenceState sequence, final OwnerHealth owners, final long nowMs) {
-    final String owner = sequence.getOwner();
-    if (owner == null) {
-      return null;
-    }
-    final boolean started = sequence.getAttemptTokens() > 0;
-    final String trouble = owners.trouble(owner, started);
-    if (trouble != null || started) {
-      return trouble;
-    }
-    final Long stalledAtMs = ownerStalledAtMs.get(owner);
-    return stalledAtMs == null || nowMs - stalledAtMs > OWNER_STALL_MEMORY_MS ? null
-        : "owner " + owner + " stalled another sequence " + (nowMs - stalledAtMs) + " ms ago and this attempt has"
-            + " no token yet";
-  }
-
-  private static StallDetected stall(final SequenceState sequence, final String reason, final boolean ownerWide,
-      final long nowMs) {
+  private static StallDetected stall(final SequenceState sequence, final String reason, final long nowMs) {
     return StallDetected.newBuilder()
         .setSequenceId(sequence.getSequenceId())
         .setEpoch(sequence.getEpoch())
         .setInstanceId(sequence.getOwner())
         .setNextIndex(sequence.getTokens().size())
         .setReason(reason)
-        .setOwnerWide(ownerWide)
         .setRequestPartition(sequence.getRequestPartition())
         .setRequestOffset(sequence.getRequestOffset())
         .setDetectedAtMs(nowMs)
