@@ -117,6 +117,25 @@ class TokenBufferTopologyTest {
   }
 
   @Test
+  void shouldHandAnAttemptTheWorkerReportedFailedToABackupAtTheNextCheck() {
+    final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
+        new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());
+    decisions.pipeInput("seq-8", decision("seq-8", null), START);
+    tokens.pipeInput("seq-8", chunk("seq-8", 0, false, "a", "b"), START.plusMillis(10));
+    final TokenChunk failed = chunk("seq-8", 2, false);
+    failed.setFailure("CUDA out of memory on gpu-1");
+    tokens.pipeInput("seq-8", failed, START.plusMillis(20));
+
+    driver.advanceWallClockTime(Duration.ofMillis(100));
+
+    final List<StallDetected> reported = stalls.readValuesToList();
+    assertThat(reported).hasSize(1);
+    assertThat(reported.get(0).getReason())
+        .isEqualTo("the worker reported the attempt failed: CUDA out of memory on gpu-1");
+    assertThat(reported.get(0).getNextIndex()).isEqualTo(2);
+  }
+
+  @Test
   void shouldCutOverEverySequenceOfAnOwnerTheHeatmapEjected() {
     final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
         new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());

@@ -19,7 +19,7 @@ import java.util.List;
 public final class SequenceLedger {
 
   /** What happened to a token chunk. */
-  public enum Verdict { ACCEPTED, HELD, HEARTBEAT, DUPLICATE, STALE_EPOCH, GAP, FINISHED }
+  public enum Verdict { ACCEPTED, HELD, HEARTBEAT, FAILED, DUPLICATE, STALE_EPOCH, GAP, FINISHED }
 
   /**
    * @param state the sequence's state after the input, or null when unchanged
@@ -124,6 +124,11 @@ public final class SequenceLedger {
     }
     if (chunk.getEpoch() != current.getEpoch()) {
       return new Step(null, null, Verdict.STALE_EPOCH);
+    }
+    if (chunk.getFailure() != null) {
+      // The worker says the attempt failed: the next stall check hands the sequence to a backup.
+      return new Step(SequenceState.newBuilder(current).setAttemptFailure(chunk.getFailure()).build(), null,
+          Verdict.FAILED);
     }
     if (chunk.getTokens().isEmpty() && !chunk.getLast()) {
       // A worker that holds the attempt in its queue says it is alive; no token moves.

@@ -64,6 +64,8 @@ final class TaskRun implements Runnable, TokenSink {
       LOG.warn("Generation of {} (epoch {}) failed", task.getSequenceId(), task.getEpoch(), e);
       outcome = CompletionOutcome.FAILED;
       finishReason = "error";
+      // Said at once, so that the sequence moves to a backup now rather than after a timeout.
+      output.tokens(failure(String.valueOf(e.getMessage())), this::failed);
     }
     if (outcome == CompletionOutcome.FINISHED) {
       output.tokens(chunk(List.of(), true, finishReason), this::failed);
@@ -106,6 +108,12 @@ final class TaskRun implements Runnable, TokenSink {
   @Override
   public boolean cancelled() {
     return cancelled.get();
+  }
+
+  private TokenChunk failure(final String why) {
+    final TokenChunk chunk = chunk(List.of(), false, null);
+    chunk.setFailure(why);
+    return chunk;
   }
 
   private TokenChunk chunk(final List<String> tokens, final boolean last, final String finishReason) {
