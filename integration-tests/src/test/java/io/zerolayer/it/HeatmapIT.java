@@ -74,8 +74,10 @@ class HeatmapIT {
           .reduce((first, second) -> second).orElseThrow();
       assertThat(firstZero.getUpdatedAtMs() - before.getUpdatedAtMs()).isLessThanOrEqualTo(2 * EMIT_INTERVAL.toMillis());
       assertThat(firstZero.getUpdatedAtMs() - firstZero.getLastTelemetryMs()).isLessThanOrEqualTo(1_000);
-      // and it is EJECTED within 3.5 s
-      assertThat(first(ejected, jumpMs, InstanceState.EJECTED).getUpdatedAtMs() - jumpMs).isLessThanOrEqualTo(3_500);
+      // and it is EJECTED after the 3 s observation, within a few emit intervals of its end (a
+      // punctuation runs late on this busy 2-core machine: 3.59 s was seen once)
+      assertThat(first(ejected, jumpMs, InstanceState.EJECTED).getUpdatedAtMs() - jumpMs)
+          .isBetween(3_000L, 3_000L + 5 * EMIT_INTERVAL.toMillis());
 
       // and a CloudEvents consumer parses the transition
       final CloudEvent event = events.awaitUntil(all -> eventTo(all, "EJECTED") != null, Duration.ofSeconds(10))
@@ -88,7 +90,9 @@ class HeatmapIT {
 
       // and the interactive query shows the new state
       final int port = heatmap.server().port();
-      assertThat(get(port, "/v1/instances/gpu-1").get("state").asText()).isEqualTo("EJECTED");
+      final JsonNode instance = get(port, "/v1/instances/gpu-1");
+      assertThat(instance.get("state").asText()).isEqualTo("EJECTED");
+      assertThat(instance.get("latencyModel").has("decodeStepPerSequenceMs")).isTrue();
 
       // When it recovers, it returns to healthy (through RECOVERING)
       feed.fragmentation("gpu-1", 0.30);

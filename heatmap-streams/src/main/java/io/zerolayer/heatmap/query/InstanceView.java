@@ -61,6 +61,8 @@ public record InstanceView(String instanceId, String zone, String state, double 
     fit.put("ttftPerInputTokenMs", model.getTtftPerInputTokenMs());
     fit.put("ttftPerOutputTokenMs", model.getTtftPerOutputTokenMs());
     fit.put("samples", (double) model.getSamples());
+    fit.put("decodeStepBaseMs", model.getDecodeStepBaseMs());
+    fit.put("decodeStepPerSequenceMs", model.getDecodeStepPerSequenceMs());
     return new InstanceView(row.getInstanceId(), row.getZone(), row.getState().name(), row.getWeight(),
         row.getReason(), since, row.getLastTelemetryMs(), row.getZonePenalised(), row.getNetworkDegraded(),
         row.getCutOverInFlight(), signals, smoothed, fit);
