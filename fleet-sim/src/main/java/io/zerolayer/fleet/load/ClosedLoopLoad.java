@@ -108,21 +108,8 @@ public final class ClosedLoopLoad {
     if (log.isClosed()) {
       return;
     }
-    final long index = nextIndex.getAndIncrement();
-    final RequestSpec spec;
-    try {
-      spec = source.spec(index);
-    } catch (final RuntimeException e) {
-      log.fail(e);
-      throw e;
-    }
-    if (!log.begin()) {
-      return;
-    }
-    runner.run(index, spec, users()).thenAccept(outcome -> {
-      log.record(outcome);
-      scheduler.schedule(this::sendNext, pause(outcome));
-    });
+    runner.runInto(log, source, nextIndex.getAndIncrement(), this::users)
+        .ifPresent(sent -> sent.thenAccept(outcome -> scheduler.schedule(this::sendNext, pause(outcome))));
   }
 
   private Duration pause(final RequestOutcome outcome) {

@@ -94,17 +94,8 @@ public final class OpenLoopLoad {
   }
 
   private void send(final int index) {
-    final RequestSpec spec;
-    try {
-      spec = source.spec(index);
-    } catch (final RuntimeException e) {
-      log.fail(e);
-      throw e;
+    if (runner.runInto(log, source, index, log::inFlight).isPresent()) {
+      scheduleFrom(index + 1);
     }
-    if (!log.begin()) {
-      return;
-    }
-    runner.run(index, spec, log.inFlight()).thenAccept(log::record);
-    scheduleFrom(index + 1);
   }
 }

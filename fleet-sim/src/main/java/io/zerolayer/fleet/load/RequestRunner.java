@@ -6,7 +6,9 @@ import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.fleet.load.RequestOutcome.Status;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +32,31 @@ final class RequestRunner {
 
   Duration timeout() {
     return timeout;
+  }
+
+  /**
+   * Sends request {@code index} of {@code source} if {@code log} still takes requests, and
+   * records its outcome there. A source that cannot make the request fails the log and throws.
+   *
+   * @param concurrency the load's concurrency, read once the request is counted in flight
+   * @return the outcome once recorded; empty when the log took no more requests
+   */
+  Optional<CompletableFuture<RequestOutcome>> runInto(final OutcomeLog log, final RequestSource source,
+      final long index, final IntSupplier concurrency) {
+    final RequestSpec spec;
+    try {
+      spec = source.spec(index);
+    } catch (final RuntimeException e) {
+      log.fail(e);
+      throw e;
+    }
+    if (!log.begin()) {
+      return Optional.empty();
+    }
+    return Optional.of(run(index, spec, concurrency.getAsInt()).thenApply(outcome -> {
+      log.record(outcome);
+      return outcome;
+    }));
   }
 
   /** Sends request {@code index}; the future always completes normally, with the outcome. */

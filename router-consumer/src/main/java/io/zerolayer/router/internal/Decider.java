@@ -58,7 +58,7 @@ public final class Decider {
       }
       // A cold instance is pre-warmed, and the request goes to the next best warm one if any,
       // so that no request pays for the warm-up while warm capacity is left.
-      if (policy.preWarms() && row.getWarmupLevel() < WARM_LEVEL) {
+      if (waitsForWarmUp(row)) {
         if (cold == null) {
           cold = candidate;
           coldWarmup = row.getWarmupLevel();
@@ -108,7 +108,7 @@ public final class Decider {
         continue;
       }
       // A resumed sequence waits for no weight load while a warm instance can take it.
-      if (policy.preWarms() && heatmap.row(candidate.instanceId()).getWarmupLevel() < WARM_LEVEL) {
+      if (waitsForWarmUp(heatmap.row(candidate.instanceId()))) {
         cold = cold == null ? candidate : cold;
         continue;
       }
@@ -118,6 +118,11 @@ public final class Decider {
       return cutOver(cold, stalledInstance, why);
     }
     return throttled(heatmap, stalledInstance + " stalled (" + why + ") and no other instance can take the sequence");
+  }
+
+  /** Whether the policy keeps work off this instance while it warms up and a warm one is left. */
+  private boolean waitsForWarmUp(final InstanceScore row) {
+    return policy.preWarms() && row.getWarmupLevel() < WARM_LEVEL;
   }
 
   private static Decision cutOver(final Candidate backup, final String stalledInstance, final String why) {
