@@ -21,6 +21,7 @@ public final class TokenBufferConfig extends AbstractConfig {
   public static final String STREAM_TIMEOUT_MS = "tokenbuffer.stream.timeout.ms";
   public static final String FINISHED_RETENTION_MS = "tokenbuffer.finished.retention.ms";
   public static final String ADVERTISED_HOST = "tokenbuffer.advertised.host";
+  public static final String CUTOVER_ENABLED = "tokenbuffer.cutover.enabled";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(APPLICATION_ID, Type.STRING, "zerolayer-token-buffer", Importance.HIGH,
@@ -38,7 +39,11 @@ public final class TokenBufferConfig extends AbstractConfig {
       .define(FINISHED_RETENTION_MS, Type.LONG, 600_000L, Range.atLeast(0L), Importance.MEDIUM,
           "How long a finished sequence stays in the store before it is removed, in ms.")
       .define(ADVERTISED_HOST, Type.STRING, "127.0.0.1", Importance.MEDIUM,
-          "Host name other instances use to reach this one's HTTP port (interactive queries).");
+          "Host name other instances use to reach this one's HTTP port (interactive queries).")
+      .define(CUTOVER_ENABLED, Type.BOOLEAN, true, Importance.LOW,
+          "Whether a stalled or failed attempt is handed to a backup. false behaves like a proxy without"
+              + " resumption (the benchmark's control group): no stall is reported, an attempt its worker reports"
+              + " failed ends the sequence with finish reason error, and a silent one waits for the client.");
 
   public TokenBufferConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
@@ -75,6 +80,10 @@ public final class TokenBufferConfig extends AbstractConfig {
 
   public String advertisedHost() {
     return getString(ADVERTISED_HOST);
+  }
+
+  public boolean cutoverEnabled() {
+    return getBoolean(CUTOVER_ENABLED);
   }
 
   public Duration finishedRetention() {

@@ -48,14 +48,15 @@ public final class TokenBufferTopology {
     final StallDetector detector = new StallDetector(config.instanceTimeout(), config.streamTimeout(),
         config.stallCheckInterval());
     final AcceptTokensProcessor.Wiring wiring = new AcceptTokensProcessor.Wiring(SEQUENCE_STORE, WRITE_RESPONSES,
-        WRITE_STALLS, config.stallCheckInterval(), INSTANCE_SCORES_GLOBAL_STORE);
+        WRITE_STALLS, config.stallCheckInterval(), INSTANCE_SCORES_GLOBAL_STORE, config.cutoverEnabled());
     final Serializer<SpecificRecord> values = serdes.anyRecordSerializer();
     return new Topology()
         .addSource(READ_DECISIONS, serdes.key().deserializer(), serdes.value(Topics.DECISIONS).deserializer(),
             catalogue.name(Topics.DECISIONS))
         .addSource(READ_TOKENS, serdes.key().deserializer(), serdes.value(Topics.TOKENS).deserializer(),
             catalogue.name(Topics.TOKENS))
-        .addProcessor(APPLY_DECISIONS, () -> new ApplyDecisionsProcessor(SEQUENCE_STORE, meters), READ_DECISIONS)
+        .addProcessor(APPLY_DECISIONS, () -> new ApplyDecisionsProcessor(SEQUENCE_STORE, meters,
+            config.cutoverEnabled()), READ_DECISIONS)
         .addProcessor(ACCEPT_TOKENS,
             () -> new AcceptTokensProcessor(wiring, detector, config.finishedRetention(), meters), READ_TOKENS)
         .addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SEQUENCE_STORE),

@@ -46,17 +46,23 @@ class TokenBufferTopologyTest {
 
   @BeforeEach
   void setUp() {
+    driver = driver(CONFIG);
+  }
+
+  /** A driver of the topology built with {@code config}, and the test's topics on it. */
+  private TopologyTestDriver driver(final TokenBufferConfig config) {
     final Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "token-buffer-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(TokenBufferTopology.build(CONFIG, catalogue, serdes, new SimpleMeterRegistry()), props,
-        START);
-    decisions = driver.createInputTopic(catalogue.name(Topics.DECISIONS), new StringSerializer(),
+    final TopologyTestDriver built = new TopologyTestDriver(
+        TokenBufferTopology.build(config, catalogue, serdes, new SimpleMeterRegistry()), props, START);
+    decisions = built.createInputTopic(catalogue.name(Topics.DECISIONS), new StringSerializer(),
         serdes.value(Topics.DECISIONS).serializer());
-    tokens = driver.createInputTopic(catalogue.name(Topics.TOKENS), new StringSerializer(),
+    tokens = built.createInputTopic(catalogue.name(Topics.TOKENS), new StringSerializer(),
         serdes.value(Topics.TOKENS).serializer());
-    responses = driver.createOutputTopic(catalogue.name(Topics.RESPONSES), new StringDeserializer(),
+    responses = built.createOutputTopic(catalogue.name(Topics.RESPONSES), new StringDeserializer(),
         serdes.value(Topics.RESPONSES).deserializer());
+    return built;
   }
 
   @AfterEach
@@ -133,6 +139,34 @@ class TokenBufferTopologyTest {
     assertThat(reported.get(0).getReason())
         .isEqualTo("the worker reported the attempt failed: CUDA out of memory on gpu-1");
     assertThat(reported.get(0).getNextIndex()).isEqualTo(2);
+  }
+
+  @Test
+  void shouldReportNoStallAndEndAFailedAttemptWithAnErrorWhenCutOverIsOff() {
+    driver.close();
+    driver = driver(new TokenBufferConfig(Map.of(TokenBufferConfig.CUTOVER_ENABLED, false)));
+    final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
+        new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());
+    decisions.pipeInput("seq-9", decision("seq-9", null), START);
+    tokens.pipeInput("seq-9", chunk("seq-9", 0, false, "a", "b"), START.plusMillis(10));
+    decisions.pipeInput("seq-10", decision("seq-10", null), START);
+    tokens.pipeInput("seq-10", chunk("seq-10", 0, false, "c"), START.plusMillis(10));
+    final TokenChunk failed = chunk("seq-10", 1, false);
+    failed.setFailure("CUDA out of memory on gpu-1");
+
+    // wall clock: 2600 ms without a new token on seq-9, past the 1200 ms instance timeout
+    driver.advanceWallClockTime(Duration.ofMillis(1300));
+    tokens.pipeInput("seq-10", failed, START.plusMillis(20));
+    driver.advanceWallClockTime(Duration.ofMillis(1300));
+
+    assertThat(stalls.isEmpty()).isTrue();
+    final List<ResponseChunk> out = responses.readValuesToList();
+    final ResponseChunk last = out.get(out.size() - 1);
+    assertThat(last.getSequenceId()).isEqualTo("seq-10");
+    assertThat(last.getLast()).isTrue();
+    assertThat(last.getFinishReason()).isEqualTo("error");
+    assertThat(last.getReason()).isEqualTo("the worker reported the attempt failed: CUDA out of memory on gpu-1");
+    assertThat(out).filteredOn(c -> c.getSequenceId().equals("seq-9")).noneMatch(ResponseChunk::getLast);
   }
 
   @Test

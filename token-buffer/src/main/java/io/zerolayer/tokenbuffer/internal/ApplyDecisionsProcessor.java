@@ -14,12 +14,18 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
 
   private final String storeName;
   private final SequenceMeters meters;
+  private final boolean resumes;
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, SequenceState> sequences;
 
-  public ApplyDecisionsProcessor(final String storeName, final SequenceMeters meters) {
+  /**
+   * @param resumes whether failed attempts go to a backup; if not, a decision for an attempt that
+   *     already failed ends its sequence
+   */
+  public ApplyDecisionsProcessor(final String storeName, final SequenceMeters meters, final boolean resumes) {
     this.storeName = storeName;
     this.meters = meters;
+    this.resumes = resumes;
   }
 
   @Override
@@ -34,7 +40,9 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
       return;
     }
     final SequenceState current = sequences.get(record.key());
-    final SequenceLedger.Step step = SequenceLedger.decide(current, record.value(), context.currentSystemTimeMs());
+    final long nowMs = context.currentSystemTimeMs();
+    final SequenceLedger.Step decided = SequenceLedger.decide(current, record.value(), nowMs);
+    final SequenceLedger.Step step = resumes ? decided : SequenceLedger.endIfFailed(decided, nowMs);
     if (step.state() == null) {
       return;
     }

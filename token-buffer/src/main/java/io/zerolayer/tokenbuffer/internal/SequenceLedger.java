@@ -67,6 +67,9 @@ public final class SequenceLedger {
         .setAttemptTokens(keepHeld ? current.getAttemptTokens() : 0)
         .setRateTokensPerS(0.0)
         .setStallReportedEpoch(decided(current) ? current.getStallReportedEpoch() : 0)
+        // A failure or a heartbeat that came before the decision still counts for its attempt.
+        .setAttemptFailure(keepHeld ? current.getAttemptFailure() : null)
+        .setLastHeartbeatMs(keepHeld ? current.getLastHeartbeatMs() : 0)
         .build();
     if (decision.getOutcome() == RoutingOutcome.REJECTED || decision.getOutcome() == RoutingOutcome.THROTTLED) {
       next.setStatus(SequenceStatus.FINISHED);
@@ -165,6 +168,24 @@ public final class SequenceLedger {
     return new Step(next, chunk(next, have, fresh, chunk.getLast(), nowMs), Verdict.ACCEPTED);
   }
 
+  /**
+   * For a deployment that does not resume sequences: ends the step's sequence with finish reason
+   * {@code error} once its attempt failed and its decision is known, as a proxy passes on its
+   * upstream's failure. Any other step comes back as it is.
+   */
+  public static Step endIfFailed(final Step step, final long nowMs) {
+    final SequenceState state = step.state();
+    if (state == null || state.getAttemptFailure() == null || state.getOutcome() == null
+        || state.getStatus() != SequenceStatus.STREAMING) {
+      return step;
+    }
+    final SequenceState ended = SequenceState.newBuilder(state).setStatus(SequenceStatus.FINISHED)
+        .setFinishReason("error").build();
+    final ResponseChunk last = chunk(ended, ended.getTokens().size(), List.of(), true, nowMs);
+    last.setReason("the worker reported the attempt failed: " + state.getAttemptFailure());
+    return new Step(ended, merge(step.response(), last), step.verdict());
+  }
+
   private static boolean sameRequest(final SequenceState state, final RoutingDecision decision) {
     return state.getRequestOffset() == decision.getRequestOffset()
         && state.getRequestPartition() == decision.getRequestPartition();
@@ -186,6 +207,7 @@ public final class SequenceLedger {
         .setAttemptTokens(chunk.getTokens().size())
         .setLastEmittedMs(chunk.getEmittedAtMs())
         .setFinishReason(chunk.getLast() ? finishReason(chunk) : null)
+        .setAttemptFailure(chunk.getFailure())
         .setStatus(SequenceStatus.PENDING)
         .setLastProgressMs(nowMs)
         .build();

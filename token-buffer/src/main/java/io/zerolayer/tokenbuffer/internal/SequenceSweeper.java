@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import org.apache.kafka.streams.KeyValue;
@@ -20,11 +21,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class SequenceSweeper {
 
-  private final StallDetector detector;
+  private final Optional<StallDetector> detector;
   private final long retentionMs;
   private final Map<String, StallDetector.Window> windows = new HashMap<>();
 
-  SequenceSweeper(final StallDetector detector, final Duration retention) {
+  /**
+   * @param detector the stall rules; empty when sequences are not resumed, so none is reported
+   */
+  SequenceSweeper(final Optional<StallDetector> detector, final Duration retention) {
     this.detector = detector;
     this.retentionMs = retention.toMillis();
   }
@@ -46,8 +50,11 @@ final class SequenceSweeper {
           }
           continue;
         }
+        if (detector.isEmpty()) {
+          continue;
+        }
         streaming.add(entry.key);
-        final String reason = detector.check(sequence,
+        final String reason = detector.get().check(sequence,
             windows.computeIfAbsent(entry.key, k -> new StallDetector.Window()), nowMs,
             sequence.getOwner() == null ? null : owners.trouble(sequence.getOwner(), sequence.getAttemptTokens() > 0));
         if (reason != null) {

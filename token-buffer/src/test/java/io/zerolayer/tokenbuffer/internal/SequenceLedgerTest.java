@@ -153,6 +153,45 @@ class SequenceLedgerTest {
     assertThat(step.response().getReason()).contains("maxOutputTokens");
   }
 
+  @Test
+  void shouldKeepAFailureReportedBeforeTheDecisionForTheAttempt() {
+    final TokenChunk failed = chunk(1, 0);
+    failed.setFailure("CUDA out of memory");
+    final Step held = SequenceLedger.accept(null, failed, NOW);
+
+    final Step decided = SequenceLedger.decide(held.state(), decision(1, RoutingOutcome.DIRECT), NOW);
+
+    assertThat(decided.state().getAttemptFailure()).isEqualTo("CUDA out of memory");
+    assertThat(decided.state().getStatus()).isEqualTo(SequenceStatus.STREAMING);
+  }
+
+  @Test
+  void shouldEndAFailedAttemptsSequenceWithAnErrorAfterTheTokensItHadWhenNotResuming() {
+    final SequenceState decided = SequenceLedger.decide(null, decision(1, RoutingOutcome.DIRECT), NOW).state();
+    final SequenceState two = SequenceLedger.accept(decided, chunk(1, 0, "a", "b"), NOW).state();
+    final TokenChunk failed = chunk(1, 2);
+    failed.setFailure("CUDA out of memory");
+
+    final Step step = SequenceLedger.endIfFailed(SequenceLedger.accept(two, failed, NOW), NOW);
+
+    assertThat(step.state().getStatus()).isEqualTo(SequenceStatus.FINISHED);
+    assertThat(step.response().getLast()).isTrue();
+    assertThat(step.response().getStartIndex()).isEqualTo(2);
+    assertThat(step.response().getTokens()).isEmpty();
+    assertThat(step.response().getFinishReason()).isEqualTo("error");
+    assertThat(step.response().getReason()).isEqualTo("the worker reported the attempt failed: CUDA out of memory");
+    assertThat(step.response().getOutputTokens()).isEqualTo(2);
+  }
+
+  @Test
+  void shouldLeaveAStepWithoutAFailedAttemptAsItIs() {
+    final Step decided = SequenceLedger.decide(null, decision(1, RoutingOutcome.DIRECT), NOW);
+    final Step tokens = SequenceLedger.accept(decided.state(), chunk(1, 0, "a"), NOW);
+
+    assertThat(SequenceLedger.endIfFailed(tokens, NOW)).isSameAs(tokens);
+    assertThat(SequenceLedger.endIfFailed(decided, NOW)).isSameAs(decided);
+  }
+
   static RoutingDecision decision(final int epoch, final RoutingOutcome outcome) {
     return RoutingDecision.newBuilder()
         .setSequenceId("seq-1").setEpoch(epoch).setInstanceId("gpu-1").setOutcome(outcome).setReason("test")
