@@ -3,7 +3,6 @@ package io.zerolayer.deploy.bench;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.fleet.fault.FaultSchedule;
-import io.zerolayer.router.policy.RoutingPolicies;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -12,15 +11,21 @@ import java.util.List;
  * What the policy benchmark runs: which policies, in order, each on the same fleet shape,
  * workload and fault schedule.
  *
- * @param policies routing policy names, run one after another
+ * @param policies {@link Contender} labels, run one after another
  * @param fleet the fleet each policy gets afresh
  * @param workload the requests
  * @param warmup the first part of the load, whose requests count in no figure
  * @param faults when to inject which fault, offsets from the load's start
  * @param faultsText how the schedule was chosen, for the caption ("scenario all", "--faults ...")
+ * @param jvmWarmUp how long an unmeasured, fault-free run of the first policy warms this JVM's
+ *     compiled code up before the measured runs, so that the first policy does not pay for it
+ *     alone; zero for none
  */
 public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload workload, Duration warmup,
-    FaultSchedule faults, String faultsText) {
+    FaultSchedule faults, String faultsText, Duration jvmWarmUp) {
+
+  /** Users of the JVM warm-up run. */
+  static final int JVM_WARM_UP_USERS = 16;
 
   public PolicyBenchPlan {
     policies = List.copyOf(policies);
@@ -29,10 +34,11 @@ public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload 
     requireNonNull(warmup, "warmup");
     requireNonNull(faults, "faults");
     requireNonNull(faultsText, "faultsText");
+    requireNonNull(jvmWarmUp, "jvmWarmUp");
     if (policies.isEmpty() || new HashSet<>(policies).size() != policies.size()) {
       throw new IllegalArgumentException("Name one or more policies, each once; got " + policies);
     }
-    policies.forEach(RoutingPolicies::named);
+    policies.forEach(Contender::parse);
     if (warmup.isNegative() || warmup.compareTo(workload.length()) >= 0) {
       throw new IllegalArgumentException("The warm-up (" + warmup.toMillis() + " ms) must be shorter than the load ("
           + workload.length().toMillis() + " ms)");
@@ -43,10 +49,14 @@ public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload 
   List<String> describe() {
     return List.of(
         "policies, one after another, each on its own topics with a fresh pipeline and fleet: "
-            + String.join(", ", policies),
+            + String.join(", ", policies) + "; those marked " + Contender.NO_CUTOVER + " run with token-buffer's"
+            + " cut-over off, as behind the balancer they imitate: no stalled or failed stream is resumed",
         "fleet: " + fleet,
         "workload: " + workload.describe(),
         Figure.format("warm-up: the first %.1f s of each load count in no figure", warmup.toMillis() / 1000.0),
-        "faults (" + faultsText + "), from the load's start: " + (faults.isEmpty() ? "none" : faults.toString()));
+        "faults (" + faultsText + "), from the load's start: " + (faults.isEmpty() ? "none" : faults.toString()),
+        jvmWarmUp.isZero() ? "no JVM warm-up run" : Figure.format("JVM warm-up: an unmeasured run of %s with %d"
+            + " users for %d s, without faults, before the first measured run", policies.get(0), JVM_WARM_UP_USERS,
+            jvmWarmUp.toSeconds()));
   }
 }

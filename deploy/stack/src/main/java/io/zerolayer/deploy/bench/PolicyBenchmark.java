@@ -3,12 +3,15 @@ package io.zerolayer.deploy.bench;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.deploy.stack.LocalCluster;
+import io.zerolayer.fleet.fault.FaultSchedule;
+import io.zerolayer.fleet.load.PromptMix;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,6 +33,8 @@ public final class PolicyBenchmark {
   public record Results(Path table, Path csv, List<Path> charts, String markdown) {
   }
 
+  private static final Duration WARM_UP_THINK = Duration.ofMillis(500);
+
   private final LocalCluster cluster;
   private final Path stateDir;
   private final PrintStream out;
@@ -47,8 +52,11 @@ public final class PolicyBenchmark {
   public Results run(final PolicyBenchPlan plan, final String commandLine, final Path resultsDir) throws Exception {
     requireNonNull(plan, "plan");
     Files.createDirectories(resultsDir);
-    final PolicyRunner runner = new PolicyRunner(cluster, stateDir, plan,
-        Long.toString(System.currentTimeMillis(), 36), out);
+    final String runId = Long.toString(System.currentTimeMillis(), 36);
+    if (!plan.jvmWarmUp().isZero()) {
+      warmUp(plan, runId);
+    }
+    final PolicyRunner runner = new PolicyRunner(cluster, stateDir, plan, runId, out);
     final List<PolicyRun> runs = new ArrayList<>();
     for (final String policy : plan.policies()) {
       runs.add(runner.run(policy));
@@ -64,6 +72,18 @@ public final class PolicyBenchmark {
         + PolicyBenchReport.TIMELINE_CHART + ")");
     out.println("Command line: " + commandLine);
     return results;
+  }
+
+  /** A short fault-free run of the first policy on topics of its own, whose figures count nowhere. */
+  private void warmUp(final PolicyBenchPlan plan, final String runId) throws Exception {
+    final String first = plan.policies().get(0);
+    out.println(Figure.format("==> Warming the JVM up: %d s of %s with %d users, not measured", plan.jvmWarmUp()
+        .toSeconds(), first, PolicyBenchPlan.JVM_WARM_UP_USERS));
+    final Workload load = new Workload.ClosedLoop(PromptMix.standard(0), List.of(PolicyBenchPlan.JVM_WARM_UP_USERS),
+        plan.jvmWarmUp(), WARM_UP_THINK, plan.workload().timeout());
+    final PolicyBenchPlan warmUp = new PolicyBenchPlan(List.of(first), plan.fleet(), load, Duration.ZERO,
+        FaultSchedule.of(List.of()), "none", Duration.ZERO);
+    new PolicyRunner(cluster, stateDir, warmUp, runId + "-jvm", out).run(first);
   }
 
   private static Results write(final List<PolicyRun> runs, final String markdown, final Path dir)

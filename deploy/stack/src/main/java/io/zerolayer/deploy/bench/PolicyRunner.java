@@ -12,7 +12,6 @@ import io.zerolayer.fleet.fault.FaultInjector;
 import io.zerolayer.fleet.load.KafkaRequestSender;
 import io.zerolayer.fleet.load.RequestOutcome;
 import io.zerolayer.fleet.load.ThreadScheduler;
-import io.zerolayer.router.policy.RoutingPolicies;
 import io.zerolayer.router.tenant.Tenant;
 import io.zerolayer.router.tenant.TenantDirectory;
 import io.zerolayer.runtime.ClusterSettings;
@@ -58,40 +57,44 @@ final class PolicyRunner {
     this.out = requireNonNull(out, "out");
   }
 
+  /** Runs the contender labelled {@code policy} (see {@link Contender}). */
   PolicyRun run(final String policy) throws Exception {
     final long startNanos = System.nanoTime();
-    final PolicyRun run = provisionAndRun(policy, startNanos);
+    final PolicyRun run = provisionAndRun(Contender.parse(policy), startNanos);
     step(policy, Figure.format("Done in %.1f s", (System.nanoTime() - startNanos) / 1e9));
     return run;
   }
 
-  private PolicyRun provisionAndRun(final String policy, final long startNanos) throws Exception {
-    final TopicCatalogue catalogue = new TopicCatalogue("bench-" + runId + "-" + policy + "-");
+  private PolicyRun provisionAndRun(final Contender contender, final long startNanos) throws Exception {
+    final String policy = contender.label();
+    final TopicCatalogue catalogue = new TopicCatalogue("bench-" + runId + "-" + contender.namePart() + "-");
     step(policy, "Provisioning topics with prefix " + catalogue.prefix() + ": "
         + cluster.provision(catalogue).summary());
     final ClusterSettings settings = cluster.settings(catalogue);
-    step(policy, "Starting heatmap-streams, token-buffer, a router with the " + policy + " policy, and "
-        + plan.fleet());
+    step(policy, "Starting heatmap-streams, token-buffer (cut-over " + (contender.cutover() ? "on" : "off")
+        + "), a router with the " + contender.policy() + " policy, and " + plan.fleet());
     final FleetShape shape = plan.fleet();
     try (Pipeline pipeline = Pipeline.start(settings, stateDir.resolve(catalogue.prefix()), false, TENANTS,
-            RoutingPolicies.named(policy));
+            contender.newPolicy(), contender.cutover());
         Fleet fleet = Fleet.start(settings, FleetShape.ID_PREFIX, shape.instances(), shape.zoneNames(),
             GpuProfile.standard(), new SimpleMeterRegistry(), shape.coldIds())) {
       pipeline.awaitHeatmap(fleet.instanceIds(), HEATMAP_TIMEOUT);
       step(policy, Figure.format("Ready after %.1f s; load for %d s", (System.nanoTime() - startNanos) / 1e9,
           plan.workload().length().toSeconds()));
-      return load(policy, settings, fleet);
+      return load(contender, settings, fleet);
     }
   }
 
-  private PolicyRun load(final String policy, final ClusterSettings settings, final Fleet fleet) throws Exception {
+  private PolicyRun load(final Contender contender, final ClusterSettings settings, final Fleet fleet)
+      throws Exception {
+    final String policy = contender.label();
     final Duration length = plan.workload().length();
     try (DecisionLog decisions = new DecisionLog(settings);
         ThreadScheduler scheduler = new ThreadScheduler(2);
         KafkaRequestSender sender = new KafkaRequestSender(settings, TENANT, API_KEY, scheduler::nanoTime);
         FaultInjector injector = new FaultInjector(fleet, plan.faults())) {
       final RunClock clock = RunClock.now();
-      final Workload.Running running = plan.workload().start(sender, scheduler, policy, out);
+      final Workload.Running running = plan.workload().start(sender, scheduler, contender.namePart(), out);
       injector.start(Instant.ofEpochMilli(clock.originMs()));
       final List<RequestOutcome> outcomes;
       try (LoadProgress progress = new LoadProgress(out, policy, plan.warmup(), length, running,

@@ -1,5 +1,6 @@
 package io.zerolayer.deploy.cli;
 
+import io.zerolayer.deploy.bench.Contender;
 import io.zerolayer.deploy.bench.FleetShape;
 import io.zerolayer.deploy.bench.PolicyBenchPlan;
 import io.zerolayer.deploy.bench.PolicyBenchmark;
@@ -10,7 +11,6 @@ import io.zerolayer.deploy.local.WorkDirs;
 import io.zerolayer.deploy.stack.LocalCluster;
 import io.zerolayer.fleet.fault.FaultSchedule;
 import io.zerolayer.fleet.load.PromptMix;
-import io.zerolayer.router.policy.RoutingPolicies;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,8 +39,9 @@ final class BenchCommand implements Callable<Integer> {
   @Mixin
   private BenchLoadOptions load;
 
-  @Option(names = "--policies", split = ",", description = "Policies to run, in this order. Default: all of "
-      + "zerolayer, round-robin, least-outstanding, p2c, epp.")
+  @Option(names = "--policies", split = ",", description = "Policies to run, in this order; <policy>/no-cutover runs "
+      + "one with token-buffer's cut-over off, as behind the balancer it imitates. Default: zerolayer, each of "
+      + "round-robin, least-outstanding, p2c, epp with /no-cutover, then each of them with cut-over.")
   private List<String> policies;
 
   @Option(names = "--scenario", defaultValue = "all", description = "Preset fault schedule: steady, oom, zone-loss, "
@@ -54,6 +55,11 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--smoke", description = "A quick check of the harness: 3 instances in 2 zones, 3 users for 8 s "
       + "with one OOM per policy; ignores the fleet, load and fault options; fails unless every file is written.")
   private boolean smoke;
+
+  @Option(names = "--jvm-warmup", defaultValue = "20s", converter = DurationConverter.class,
+      description = "An unmeasured, fault-free run of the first policy this long before the measured runs, so "
+          + "that it does not alone pay for warming the JVM up; 0s for none. Default: ${DEFAULT-VALUE}.")
+  private Duration jvmWarmUp;
 
   @Option(names = "--out", description = "Results folder. Default: target/zerolayer-bench/<timestamp>.")
   private Path out;
@@ -81,23 +87,22 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   PolicyBenchPlan plan() throws IOException {
-    final List<String> names = policies == null ? RoutingPolicies.NAMES : policies;
     try {
       if (smoke) {
         final FleetShape fleet = new FleetShape(3, 2, Set.of());
         final Workload workload = new Workload.ClosedLoop(PromptMix.standard(load.seed), List.of(3),
             Duration.ofSeconds(8), Duration.ofMillis(200), Duration.ofSeconds(20));
         final Duration warmup = Duration.ofSeconds(2);
-        return new PolicyBenchPlan(names, fleet, workload, warmup,
-            Scenario.OOM.schedule(fleet, warmup, workload.length()), "smoke: scenario oom");
+        return new PolicyBenchPlan(policies == null ? Contender.SMOKE : policies, fleet, workload, warmup,
+            Scenario.OOM.schedule(fleet, warmup, workload.length()), "smoke: scenario oom", Duration.ZERO);
       }
       final FleetShape fleet = load.fleet();
       final Workload workload = load.workload();
       final FaultSchedule schedule = faults != null ? FaultSchedule.parse(faults)
           : Scenario.named(scenario).orElseThrow(() -> new IllegalArgumentException("Unknown scenario '" + scenario
               + "': use one of " + Scenario.spellings())).schedule(fleet, load.warmup, workload.length());
-      return new PolicyBenchPlan(names, fleet, workload, load.warmup, schedule,
-          faults != null ? "--faults" : "scenario " + scenario);
+      return new PolicyBenchPlan(policies == null ? Contender.DEFAULT : policies, fleet, workload, load.warmup,
+          schedule, faults != null ? "--faults" : "scenario " + scenario, jvmWarmUp);
     } catch (final IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -60,19 +60,23 @@ public final class Pipeline implements AutoCloseable {
    */
   public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts,
       final TenantDirectory tenants) throws InterruptedException, TimeoutException {
-    return start(cluster, stateDir, defaultPorts, tenants, new LatencyAwarePolicy());
+    return start(cluster, stateDir, defaultPorts, tenants, new LatencyAwarePolicy(), true);
   }
 
   /**
-   * Starts the apps and waits until each takes input.
+   * Starts the apps with the router's policy and token-buffer's cut-over as given, and waits until
+   * each takes input.
    *
    * @param stateDir where the streams apps keep their stores
    * @param defaultPorts serve metrics on the apps' default ports, else on free ones
    * @param tenants the tenants the router serves
    * @param policy the router's policy; a new one, since the router's thread owns it from now on
+   * @param cutover whether token-buffer hands stalled and failed attempts to a backup
+   *     ({@code tokenbuffer.cutover.enabled})
    */
   public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts,
-      final TenantDirectory tenants, final RoutingPolicy policy) throws InterruptedException, TimeoutException {
+      final TenantDirectory tenants, final RoutingPolicy policy, final boolean cutover)
+      throws InterruptedException, TimeoutException {
     requireNonNull(cluster, "cluster");
     requireNonNull(policy, "policy");
     final String prefix = cluster.catalogue().prefix();
@@ -85,7 +89,8 @@ public final class Pipeline implements AutoCloseable {
       final StreamsApp tokenBuffer = push(started, TokenBufferApp.start(cluster, new TokenBufferConfig(Map.of(
           TokenBufferConfig.APPLICATION_ID, prefix + "zerolayer-token-buffer",
           TokenBufferConfig.STATE_DIR, stateDir.resolve("token-buffer").toString(),
-          TokenBufferConfig.HTTP_PORT, defaultPorts ? 8084 : 0)), "127.0.0.1"));
+          TokenBufferConfig.HTTP_PORT, defaultPorts ? 8084 : 0,
+          TokenBufferConfig.CUTOVER_ENABLED, cutover)), "127.0.0.1"));
       final RouterConfig routerConfig = new RouterConfig(Map.of(
           RouterConfig.ROUTER_ID, prefix + "router-1",
           RouterConfig.GROUP_ID, prefix + "zerolayer-router"));

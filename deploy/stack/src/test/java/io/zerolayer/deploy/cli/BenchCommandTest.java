@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zerolayer.deploy.bench.PolicyBenchPlan;
 import io.zerolayer.deploy.bench.Workload;
-import io.zerolayer.router.policy.RoutingPolicies;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -18,9 +17,12 @@ class BenchCommandTest {
   void shouldRunEveryPolicyOnClosedLoopUsersWithEveryFaultByDefault() throws Exception {
     final PolicyBenchPlan plan = parse("bench").plan();
 
-    assertThat(plan.policies()).isEqualTo(RoutingPolicies.NAMES);
+    assertThat(plan.policies()).containsExactly("zerolayer", "round-robin/no-cutover",
+        "least-outstanding/no-cutover", "p2c/no-cutover", "epp/no-cutover", "round-robin", "least-outstanding", "p2c",
+        "epp");
     assertThat(plan.workload()).isInstanceOf(Workload.ClosedLoop.class);
     assertThat(plan.faultsText()).isEqualTo("scenario all");
+    assertThat(plan.jvmWarmUp()).isEqualTo(Duration.ofSeconds(20));
     assertThat(plan.faults().toString()).contains("oom@", "zone-loss@", "cold@", "stall@");
   }
 
@@ -40,14 +42,18 @@ class BenchCommandTest {
     final PolicyBenchPlan plan = parse("bench", "--smoke", "--instances", "50").plan();
 
     assertThat(plan.fleet().instances()).isEqualTo(3);
-    assertThat(plan.policies()).hasSize(5);
+    assertThat(plan.policies()).containsExactly("zerolayer", "round-robin/no-cutover", "least-outstanding", "p2c",
+        "epp");
     assertThat(plan.workload().length()).isLessThanOrEqualTo(Duration.ofSeconds(15));
     assertThat(plan.faults().entries()).hasSize(2);
+    assertThat(plan.jvmWarmUp()).isZero();
   }
 
   @Test
   void shouldRefuseAnUnknownPolicyOrScenarioOrAWarmUpAsLongAsTheLoad() {
     assertThatThrownBy(() -> parse("bench", "--policies", "fastest").plan())
+        .isInstanceOf(ParameterException.class).hasMessageContaining("Unknown routing policy 'fastest'");
+    assertThatThrownBy(() -> parse("bench", "--policies", "fastest/no-cutover").plan())
         .isInstanceOf(ParameterException.class).hasMessageContaining("Unknown routing policy 'fastest'");
     assertThatThrownBy(() -> parse("bench", "--scenario", "meteor").plan())
         .isInstanceOf(ParameterException.class).hasMessageContaining("steady, oom, zone-loss, cold-start, stalls, all");

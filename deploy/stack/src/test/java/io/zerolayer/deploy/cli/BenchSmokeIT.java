@@ -2,7 +2,7 @@ package io.zerolayer.deploy.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerolayer.router.policy.RoutingPolicies;
+import io.zerolayer.deploy.bench.Contender;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,11 +27,11 @@ class BenchSmokeIT {
 
     assertThat(exit).isZero();
     final List<String> table = Files.readAllLines(results.resolve("results.md"));
-    assertThat(table).contains("| figure | " + String.join(" | ", RoutingPolicies.NAMES) + " | goal (zerolayer) |");
+    assertThat(table).contains("| figure | " + String.join(" | ", Contender.SMOKE) + " | goal (zerolayer) |");
     assertThat(table).anySatisfy(line -> assertThat(line).startsWith("| latency P99, ms | "));
     final List<String> csv = Files.readAllLines(results.resolve("outcomes.csv"));
     assertThat(csv.get(0)).startsWith("policy,sequence_id,measured,");
-    for (final String policy : RoutingPolicies.NAMES) {
+    for (final String policy : Contender.SMOKE) {
       assertThat(csv).as("requests of " + policy).anySatisfy(row -> assertThat(row).startsWith(policy + ","));
     }
     for (final String chart : List.of("latency-distribution.png", "p99-over-time.png")) {
