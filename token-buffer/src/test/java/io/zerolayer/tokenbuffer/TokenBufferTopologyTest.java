@@ -170,6 +170,38 @@ class TokenBufferTopologyTest {
   }
 
   @Test
+  void shouldEndWithAnErrorAnAttemptThatFailedBeforeItsDecisionWhenCutOverIsOff() {
+    driver.close();
+    driver = driver(new TokenBufferConfig(Map.of(TokenBufferConfig.CUTOVER_ENABLED, false)));
+    final TokenChunk failed = chunk("seq-11", 0, false);
+    failed.setFailure("CUDA out of memory on gpu-1");
+
+    tokens.pipeInput("seq-11", failed, START);
+    decisions.pipeInput("seq-11", decision("seq-11", null), START.plusMillis(5));
+
+    final List<ResponseChunk> out = responses.readValuesToList();
+    assertThat(out).hasSize(1);
+    assertThat(out.get(0).getLast()).isTrue();
+    assertThat(out.get(0).getFinishReason()).isEqualTo("error");
+    assertThat(out.get(0).getOutcome()).isEqualTo(RoutingOutcome.DIRECT);
+  }
+
+  @Test
+  void shouldRemoveASilentSequenceAfterTheRetentionWhenCutOverIsOff() {
+    driver.close();
+    driver = driver(new TokenBufferConfig(Map.of(TokenBufferConfig.CUTOVER_ENABLED, false)));
+    final KeyValueStore<String, SequenceState> store = driver.getKeyValueStore(TokenBufferTopology.SEQUENCE_STORE);
+    decisions.pipeInput("seq-12", decision("seq-12", null), START);
+    tokens.pipeInput("seq-12", chunk("seq-12", 0, false, "a"), START.plusMillis(10));
+
+    driver.advanceWallClockTime(CONFIG.finishedRetention().minusSeconds(1));
+    assertThat(store.get("seq-12")).isNotNull();
+    driver.advanceWallClockTime(Duration.ofSeconds(2));
+
+    assertThat(store.get("seq-12")).isNull();
+  }
+
+  @Test
   void shouldCutOverEverySequenceOfAnOwnerTheHeatmapEjected() {
     final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
         new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());

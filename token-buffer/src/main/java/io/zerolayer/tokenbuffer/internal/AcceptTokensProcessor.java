@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -32,11 +31,11 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
    * @param stalls child that writes stall reports
    * @param checkInterval how often the sweep runs
    * @param scoresStore the global store of heatmap rows, by instance id
-   * @param resumes whether stalled and failed attempts are reported for a backup; if not, none is
+   * @param cutover whether stalled and failed attempts are reported for a backup; if not, none is
    *     reported and a failed attempt ends its sequence
    */
   public record Wiring(String storeName, String responses, String stalls, Duration checkInterval,
-      String scoresStore, boolean resumes) {
+      String scoresStore, boolean cutover) {
   }
 
   private final Wiring wiring;
@@ -49,7 +48,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   public AcceptTokensProcessor(final Wiring wiring, final StallDetector detector, final Duration retention,
       final SequenceMeters meters) {
     this.wiring = wiring;
-    this.sweeper = new SequenceSweeper(wiring.resumes() ? Optional.of(detector) : Optional.empty(), retention);
+    this.sweeper = new SequenceSweeper(detector, retention, wiring.cutover());
     this.meters = meters;
   }
 
@@ -68,7 +67,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
     }
     final long nowMs = context.currentSystemTimeMs();
     final SequenceLedger.Step accepted = SequenceLedger.accept(sequences.get(record.key()), record.value(), nowMs);
-    final SequenceLedger.Step step = wiring.resumes() ? accepted : SequenceLedger.endIfFailed(accepted, nowMs);
+    final SequenceLedger.Step step = wiring.cutover() ? accepted : SequenceLedger.endIfFailed(accepted, nowMs);
     meters.chunk(step.verdict());
     if (step.state() == null) {
       return;

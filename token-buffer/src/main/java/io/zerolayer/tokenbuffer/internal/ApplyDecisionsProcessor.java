@@ -14,18 +14,18 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
 
   private final String storeName;
   private final SequenceMeters meters;
-  private final boolean resumes;
+  private final boolean cutover;
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, SequenceState> sequences;
 
   /**
-   * @param resumes whether failed attempts go to a backup; if not, a decision for an attempt that
+   * @param cutover whether failed attempts go to a backup; if not, a decision for an attempt that
    *     already failed ends its sequence
    */
-  public ApplyDecisionsProcessor(final String storeName, final SequenceMeters meters, final boolean resumes) {
+  public ApplyDecisionsProcessor(final String storeName, final SequenceMeters meters, final boolean cutover) {
     this.storeName = storeName;
     this.meters = meters;
-    this.resumes = resumes;
+    this.cutover = cutover;
   }
 
   @Override
@@ -42,7 +42,7 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
     final SequenceState current = sequences.get(record.key());
     final long nowMs = context.currentSystemTimeMs();
     final SequenceLedger.Step decided = SequenceLedger.decide(current, record.value(), nowMs);
-    final SequenceLedger.Step step = resumes ? decided : SequenceLedger.endIfFailed(decided, nowMs);
+    final SequenceLedger.Step step = cutover ? decided : SequenceLedger.endIfFailed(decided, nowMs);
     if (step.state() == null) {
       return;
     }

@@ -1,5 +1,7 @@
 package io.zerolayer.tokenbuffer.internal;
 
+import static java.util.Objects.requireNonNull;
+
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
@@ -50,7 +52,31 @@ public final class SequenceLedger {
     }
     final boolean keepHeld = current != null && current.getOutcome() == null
         && current.getEpoch() == decision.getEpoch();
-    final SequenceState next = SequenceState.newBuilder()
+    final SequenceState next = decidedState(current, decision, keepHeld, nowMs);
+    if (decision.getOutcome() == RoutingOutcome.REJECTED || decision.getOutcome() == RoutingOutcome.THROTTLED) {
+      next.setStatus(SequenceStatus.FINISHED);
+      next.setFinishReason(decision.getOutcome().name().toLowerCase());
+      return new Step(next, refusal(next, decision, nowMs), Verdict.ACCEPTED);
+    }
+    ResponseChunk response = null;
+    if (keepHeld && !current.getTokens().isEmpty()) {
+      final boolean done = current.getFinishReason() != null;
+      if (done) {
+        next.setStatus(SequenceStatus.FINISHED);
+      }
+      response = chunk(next, 0, current.getTokens(), done, nowMs);
+    }
+    return replayAhead(next, current == null ? List.of() : current.getAhead(), response, nowMs);
+  }
+
+  /**
+   * The sequence as the decision leaves it, before held and early chunks are replayed.
+   *
+   * @param keepHeld whether the tokens held before the decision belong to its attempt
+   */
+  private static SequenceState decidedState(final SequenceState current, final RoutingDecision decision,
+      final boolean keepHeld, final long nowMs) {
+    return SequenceState.newBuilder()
         .setSequenceId(decision.getSequenceId())
         .setEpoch(decision.getEpoch())
         .setOwner(decision.getInstanceId())
@@ -67,24 +93,9 @@ public final class SequenceLedger {
         .setAttemptTokens(keepHeld ? current.getAttemptTokens() : 0)
         .setRateTokensPerS(0.0)
         .setStallReportedEpoch(decided(current) ? current.getStallReportedEpoch() : 0)
-        // A failure or a heartbeat that came before the decision still counts for its attempt.
+        // A failure reported before the decision still counts for its attempt.
         .setAttemptFailure(keepHeld ? current.getAttemptFailure() : null)
-        .setLastHeartbeatMs(keepHeld ? current.getLastHeartbeatMs() : 0)
         .build();
-    if (decision.getOutcome() == RoutingOutcome.REJECTED || decision.getOutcome() == RoutingOutcome.THROTTLED) {
-      next.setStatus(SequenceStatus.FINISHED);
-      next.setFinishReason(decision.getOutcome().name().toLowerCase());
-      return new Step(next, refusal(next, decision, nowMs), Verdict.ACCEPTED);
-    }
-    ResponseChunk response = null;
-    if (keepHeld && !current.getTokens().isEmpty()) {
-      final boolean done = current.getFinishReason() != null;
-      if (done) {
-        next.setStatus(SequenceStatus.FINISHED);
-      }
-      response = chunk(next, 0, current.getTokens(), done, nowMs);
-    }
-    return replayAhead(next, current == null ? List.of() : current.getAhead(), response, nowMs);
   }
 
   /** Accepts the chunks that came ahead of this decision, as if they arrived now. */
@@ -174,7 +185,7 @@ public final class SequenceLedger {
    * upstream's failure. Any other step comes back as it is.
    */
   public static Step endIfFailed(final Step step, final long nowMs) {
-    final SequenceState state = step.state();
+    final SequenceState state = requireNonNull(step, "step").state();
     if (state == null || state.getAttemptFailure() == null || state.getOutcome() == null
         || state.getStatus() != SequenceStatus.STREAMING) {
       return step;

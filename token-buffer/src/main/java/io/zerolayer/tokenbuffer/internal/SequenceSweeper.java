@@ -1,5 +1,7 @@
 package io.zerolayer.tokenbuffer.internal;
 
+import static java.util.Objects.requireNonNull;
+
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
 import io.zerolayer.contract.avro.StallDetected;
@@ -7,7 +9,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import org.apache.kafka.streams.KeyValue;
@@ -17,20 +18,24 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * One wall-clock pass over a task's sequences: reports each stalled attempt once, and removes
  * finished sequences (and tokens held for a decision that never came) older than the retention,
- * with a tombstone in the changelog.
+ * with a tombstone in the changelog; with cut-over off, also streaming ones silent for longer.
  */
 final class SequenceSweeper {
 
-  private final Optional<StallDetector> detector;
+  private final StallDetector detector;
   private final long retentionMs;
+  private final boolean cutover;
   private final Map<String, StallDetector.Window> windows = new HashMap<>();
 
   /**
-   * @param detector the stall rules; empty when sequences are not resumed, so none is reported
+   * @param cutover whether stalled attempts are reported for a backup; if not, none is, and a
+   *     streaming sequence silent for longer than the retention is removed, since nothing will
+   *     resume it and its client gave up long before
    */
-  SequenceSweeper(final Optional<StallDetector> detector, final Duration retention) {
-    this.detector = detector;
+  SequenceSweeper(final StallDetector detector, final Duration retention, final boolean cutover) {
+    this.detector = requireNonNull(detector, "detector");
     this.retentionMs = retention.toMillis();
+    this.cutover = cutover;
   }
 
   /**
@@ -44,27 +49,32 @@ final class SequenceSweeper {
         final KeyValue<String, SequenceState> entry = all.next();
         final SequenceState sequence = entry.value;
         // Finished sequences, and tokens held for a decision that never came, leave after the retention.
-        if (sequence.getStatus() == SequenceStatus.FINISHED || sequence.getStatus() == SequenceStatus.PENDING) {
-          if (nowMs - sequence.getLastProgressMs() > retentionMs) {
+        final boolean done = sequence.getStatus() == SequenceStatus.FINISHED
+            || sequence.getStatus() == SequenceStatus.PENDING;
+        if (done || !cutover) {
+          final long quietMs = nowMs - Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs());
+          if (quietMs > retentionMs) {
             sequences.delete(entry.key);
           }
           continue;
         }
-        if (detector.isEmpty()) {
-          continue;
-        }
         streaming.add(entry.key);
-        final String reason = detector.get().check(sequence,
-            windows.computeIfAbsent(entry.key, k -> new StallDetector.Window()), nowMs,
-            sequence.getOwner() == null ? null : owners.trouble(sequence.getOwner(), sequence.getAttemptTokens() > 0));
-        if (reason != null) {
-          sequences.put(entry.key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch())
-              .build());
-          stalls.accept(entry.key, stall(sequence, reason, nowMs));
-        }
+        check(sequences, entry.key, sequence, nowMs, owners, stalls);
       }
     }
     windows.keySet().retainAll(streaming);
+  }
+
+  private void check(final KeyValueStore<String, SequenceState> sequences, final String key,
+      final SequenceState sequence, final long nowMs, final OwnerHealth owners,
+      final BiConsumer<String, StallDetected> stalls) {
+    final String reason = detector.check(sequence, windows.computeIfAbsent(key, k -> new StallDetector.Window()),
+        nowMs, sequence.getOwner() == null ? null
+            : owners.trouble(sequence.getOwner(), sequence.getAttemptTokens() > 0));
+    if (reason != null) {
+      sequences.put(key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch()).build());
+      stalls.accept(key, stall(sequence, reason, nowMs));
+    }
   }
 
   private static StallDetected stall(final SequenceState sequence, final String reason, final long nowMs) {

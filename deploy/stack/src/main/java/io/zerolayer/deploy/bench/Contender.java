@@ -27,7 +27,7 @@ public record Contender(String policy, boolean cutover) {
   public static final List<String> DEFAULT = Stream.concat(Stream.of(RoutingPolicies.DEFAULT),
       Stream.concat(baselines().map(name -> name + NO_CUTOVER), baselines())).toList();
 
-  /** A short run of every policy once, both with cut-over and without. */
+  /** Every policy once, Zerolayer's with cut-over and round-robin's without, so both modes are exercised. */
   public static final List<String> SMOKE = Stream.concat(Stream.of(RoutingPolicies.DEFAULT),
       baselines().map(name -> name.equals(RoundRobinPolicy.NAME) ? name + NO_CUTOVER : name)).toList();
 

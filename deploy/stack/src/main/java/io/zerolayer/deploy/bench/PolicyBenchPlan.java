@@ -35,6 +35,9 @@ public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload 
     requireNonNull(faults, "faults");
     requireNonNull(faultsText, "faultsText");
     requireNonNull(jvmWarmUp, "jvmWarmUp");
+    if (jvmWarmUp.isNegative()) {
+      throw new IllegalArgumentException("The JVM warm-up run cannot be negative; got " + jvmWarmUp.toMillis() + " ms");
+    }
     if (policies.isEmpty() || new HashSet<>(policies).size() != policies.size()) {
       throw new IllegalArgumentException("Name one or more policies, each once; got " + policies);
     }
@@ -56,7 +59,7 @@ public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload 
         Figure.format("warm-up: the first %.1f s of each load count in no figure", warmup.toMillis() / 1000.0),
         "faults (" + faultsText + "), from the load's start: " + (faults.isEmpty() ? "none" : faults.toString()),
         jvmWarmUp.isZero() ? "no JVM warm-up run" : Figure.format("JVM warm-up: an unmeasured run of %s with %d"
-            + " users for %d s, without faults, before the first measured run", policies.get(0), JVM_WARM_UP_USERS,
-            jvmWarmUp.toSeconds()));
+            + " users for %.1f s, without faults, before the first measured run", policies.get(0), JVM_WARM_UP_USERS,
+            jvmWarmUp.toMillis() / 1000.0));
   }
 }

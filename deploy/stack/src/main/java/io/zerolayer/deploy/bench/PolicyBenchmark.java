@@ -77,8 +77,8 @@ public final class PolicyBenchmark {
   /** A short fault-free run of the first policy on topics of its own, whose figures count nowhere. */
   private void warmUp(final PolicyBenchPlan plan, final String runId) throws Exception {
     final String first = plan.policies().get(0);
-    out.println(Figure.format("==> Warming the JVM up: %d s of %s with %d users, not measured", plan.jvmWarmUp()
-        .toSeconds(), first, PolicyBenchPlan.JVM_WARM_UP_USERS));
+    out.println(Figure.format("==> Warming the JVM up: %.1f s of %s with %d users, not measured",
+        plan.jvmWarmUp().toMillis() / 1000.0, first, PolicyBenchPlan.JVM_WARM_UP_USERS));
     final Workload load = new Workload.ClosedLoop(PromptMix.standard(0), List.of(PolicyBenchPlan.JVM_WARM_UP_USERS),
         plan.jvmWarmUp(), WARM_UP_THINK, plan.workload().timeout());
     final PolicyBenchPlan warmUp = new PolicyBenchPlan(List.of(first), plan.fleet(), load, Duration.ZERO,
