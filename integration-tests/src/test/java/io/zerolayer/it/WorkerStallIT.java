@@ -19,6 +19,7 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
+import io.zerolayer.router.policy.RoundRobinPolicy;
 import io.zerolayer.runtime.ClusterSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -131,6 +132,45 @@ class WorkerStallIT {
       // Then none of its tokens reach the client
       final Response response = answer.get(60, TimeUnit.SECONDS);
       assertThat(response.text()).doesNotContain("ZOMBIE").isEqualTo(ExpectedText.of(request));
+    }
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void shouldLeaveAStalledStreamOnItsInstanceUntilItGoesOnWhenCutOverIsOff(final TestCluster.Handle cluster)
+      throws Exception {
+    final TopicCatalogue catalogue = cluster.newCatalogue();
+    final ClusterSettings settings = cluster.settings(catalogue);
+    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), SLOW, new SimpleMeterRegistry());
+        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false, TestTenants.UNLIMITED,
+            new RoundRobinPolicy(), false);
+        ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        DecisionLog decisions = new DecisionLog(settings, serdes);
+        RecordCollector<String, ResponseChunk> responses = new RecordCollector<>(settings,
+            catalogue.name(Topics.RESPONSES), new StringDeserializer(), serdes.value(Topics.RESPONSES).deserializer());
+        InferenceClient client = new InferenceClient(settings, serdes)) {
+      Awaits.routerSees(pipeline, fleet.instanceIds());
+      final InferenceRequest request = InferenceRequest.newBuilder().setSequenceId("waits").setTenantId("t")
+          .setApiKey(TestTenants.key("t")).setPrompt("Tell a long story.").setMaxOutputTokens(64).setSeed(13)
+          .setSubmittedAtMs(System.currentTimeMillis()).build();
+      final CompletableFuture<Response> answer = client.submit(request);
+      final String owner = decisions.awaitFor(List.of("waits"), Duration.ofSeconds(30)).get("waits").get(0)
+          .getInstanceId();
+      responses.awaitUntil(records -> records.stream().filter(r -> r.key().equals("waits"))
+          .mapToInt(r -> r.value().getTokens().size()).sum() >= 8, Duration.ofSeconds(30));
+
+      // Given token-buffer without cut-over, when the owner stalls for twice the 1.2 s instance timeout
+      fleet.gpu(owner).stall();
+      // The fault's length, not a wait for a condition: with cut-over on, this stall is cut over.
+      await().pollDelay(Duration.ofMillis(2_400)).atMost(Duration.ofSeconds(5)).until(() -> true);
+      fleet.gpu(owner).resume();
+
+      // Then the stream waited for it and finished there: one attempt, the same text, no cut-over
+      final Response response = answer.get(60, TimeUnit.SECONDS);
+      assertThat(response.text()).isEqualTo(ExpectedText.of(request));
+      assertThat(response.outcome()).isEqualTo(RoutingOutcome.DIRECT);
+      assertThat(decisions.all()).filteredOn(d -> d.getSequenceId().equals("waits"))
+          .extracting(RoutingDecision::getEpoch).containsExactly(1);
     }
   }
 }

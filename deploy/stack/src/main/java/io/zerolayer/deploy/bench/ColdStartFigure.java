@@ -63,9 +63,16 @@ final class ColdStartFigure {
     }
     final long latency = request.latency().toMillis();
     final double ratio = (double) latency / median;
-    return Figure.of(ratio, Figure.format("%,d ms (%,d tokens) vs warm median %,d ms of %s (%.2fx)", latency,
+    final String compared = Figure.format("%,d ms (%,d tokens) vs warm median %,d ms of %s (%.2fx)", latency,
         request.outputTokens(), median, byLength ? like.size() + " requests of about its length"
-            : warm.size() + " requests", ratio));
+            : warm.size() + " requests", ratio);
+    return Figure.of(ratio, byLength ? compared + allLengths(latency, warm) : compared);
+  }
+
+  /** The comparison with the warm median of every length, which a short first request passes more easily. */
+  private static String allLengths(final long latency, final List<RequestOutcome> warm) {
+    final long median = new Percentiles(warm.stream().map(o -> o.latency().toMillis()).toList()).at(50);
+    return Figure.format("; warm median of all %d: %,d ms (%.2fx)", warm.size(), median, (double) latency / median);
   }
 
   private static Optional<ColdStart> coldStart(final PolicyRun run) {

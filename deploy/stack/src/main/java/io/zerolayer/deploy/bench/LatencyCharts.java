@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.text.DecimalFormat;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -33,6 +35,9 @@ final class LatencyCharts {
   /** Colours that stay apart on white and in print. */
   private static final List<Color> PALETTE = List.of(new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
       new Color(0x9467bd), new Color(0xff7f0e), new Color(0x8c564b), new Color(0x17becf));
+
+  private static final BasicStroke DASHED = new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f,
+      new float[] {7f, 4f}, 0f);
 
   private LatencyCharts() {
   }
@@ -113,9 +118,14 @@ final class LatencyCharts {
     plot.setBackgroundPaint(Color.WHITE);
     plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    // One colour per policy; its run without cut-over dashed in the same colour.
+    final Map<String, Color> colours = new HashMap<>();
     for (int i = 0; i < plot.getDataset().getSeriesCount(); i++) {
-      plot.getRenderer().setSeriesStroke(i, new BasicStroke(2f));
-      plot.getRenderer().setSeriesPaint(i, PALETTE.get(i % PALETTE.size()));
+      final Contender contender = Contender.parse(String.valueOf(plot.getDataset().getSeriesKey(i)));
+      final Color colour = colours.computeIfAbsent(contender.policy(),
+          policy -> PALETTE.get(colours.size() % PALETTE.size()));
+      plot.getRenderer().setSeriesStroke(i, contender.cutover() ? new BasicStroke(2f) : DASHED);
+      plot.getRenderer().setSeriesPaint(i, colour);
     }
     ChartUtils.saveChartAsPNG(png.toFile(), chart, WIDTH, HEIGHT);
   }
