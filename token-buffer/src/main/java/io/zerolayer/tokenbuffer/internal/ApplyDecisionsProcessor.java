@@ -41,7 +41,7 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
     }
     final SequenceState current = sequences.get(record.key());
     final long nowMs = context.currentSystemTimeMs();
-    final SequenceLedger.Step decided = SequenceLedger.decide(current, record.value(), nowMs);
+    final SequenceLedger.Step decided = SequenceDecisions.decide(current, record.value(), nowMs);
     final SequenceLedger.Step step = cutover ? decided : SequenceLedger.endIfFailed(decided, nowMs);
     if (step.state() == null) {
       return;

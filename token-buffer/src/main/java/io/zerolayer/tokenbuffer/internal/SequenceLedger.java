@@ -3,20 +3,17 @@ package io.zerolayer.tokenbuffer.internal;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.ResponseChunk;
-import io.zerolayer.contract.avro.RoutingDecision;
-import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
 import io.zerolayer.contract.avro.TokenChunk;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
- * The rules of one sequence's token stream (DESIGN section 7), with no Kafka types: decisions
- * set the epoch and owner; only chunks of the current epoch are accepted; indexes already
- * accepted are dropped; a gap is refused; exactly the new tokens are emitted, in order. Tokens
- * that arrive before their decision are held and emitted when it comes.
+ * The rules of one sequence's token stream (DESIGN section 7) for workers' chunks, with no Kafka
+ * types: only chunks of the current epoch are accepted; indexes already accepted are dropped; a
+ * gap is refused; exactly the new tokens are emitted, in order. Tokens that arrive before their
+ * decision are held ({@link SequenceDecisions} emits them when it comes).
  */
 public final class SequenceLedger {
 
@@ -35,91 +32,6 @@ public final class SequenceLedger {
   static final int MAX_AHEAD = 256;
 
   private SequenceLedger() {
-  }
-
-  /** Applies a routing decision; a decision of an older epoch changes nothing. */
-  public static Step decide(final SequenceState current, final RoutingDecision decision, final long nowMs) {
-    if (current != null && current.getStatus() == SequenceStatus.FINISHED) {
-      if (sameRequest(current, decision)) {
-        // A cut-over decided while the attempt was finishing: the client already has everything.
-        return new Step(null, null, Verdict.FINISHED);
-      }
-      // The sequence id was used again by a new request: it starts afresh.
-      return decide(null, decision, nowMs);
-    }
-    if (current != null && current.getOutcome() != null && decision.getEpoch() <= current.getEpoch()) {
-      return new Step(null, null, Verdict.STALE_EPOCH);
-    }
-    final boolean keepHeld = current != null && current.getOutcome() == null
-        && current.getEpoch() == decision.getEpoch();
-    final SequenceState next = decidedState(current, decision, keepHeld, nowMs);
-    if (decision.getOutcome() == RoutingOutcome.REJECTED || decision.getOutcome() == RoutingOutcome.THROTTLED) {
-      next.setStatus(SequenceStatus.FINISHED);
-      next.setFinishReason(decision.getOutcome().name().toLowerCase());
-      return new Step(next, refusal(next, decision, nowMs), Verdict.ACCEPTED);
-    }
-    ResponseChunk response = null;
-    if (keepHeld && !current.getTokens().isEmpty()) {
-      final boolean done = current.getFinishReason() != null;
-      if (done) {
-        next.setStatus(SequenceStatus.FINISHED);
-      }
-      response = chunk(next, 0, current.getTokens(), done, nowMs);
-    }
-    return replayAhead(next, current == null ? List.of() : current.getAhead(), response, nowMs);
-  }
-
-  /**
-   * The sequence as the decision leaves it, before held and early chunks are replayed.
-   *
-   * @param keepHeld whether the tokens held before the decision belong to its attempt
-   */
-  private static SequenceState decidedState(final SequenceState current, final RoutingDecision decision,
-      final boolean keepHeld, final long nowMs) {
-    return SequenceState.newBuilder()
-        .setSequenceId(decision.getSequenceId())
-        .setEpoch(decision.getEpoch())
-        .setOwner(decision.getInstanceId())
-        .setOutcome(decision.getOutcome())
-        .setTraceId(decision.getTraceId())
-        .setReplyTopic(decision.getReplyTopic())
-        .setRequestPartition(decision.getRequestPartition())
-        .setRequestOffset(decision.getRequestOffset())
-        .setTokens(keepHeld || decided(current) ? current.getTokens() : List.of())
-        .setInputTokens(decision.getInputTokens())
-        .setFinishReason(keepHeld ? current.getFinishReason() : null)
-        .setStatus(SequenceStatus.STREAMING)
-        .setLastProgressMs(nowMs)
-        .setAttemptTokens(keepHeld ? current.getAttemptTokens() : 0)
-        .setRateTokensPerS(0.0)
-        .setStallReportedEpoch(decided(current) ? current.getStallReportedEpoch() : 0)
-        // A failure reported before the decision still counts for its attempt.
-        .setAttemptFailure(keepHeld ? current.getAttemptFailure() : null)
-        .build();
-  }
-
-  /** Accepts the chunks that came ahead of this decision, as if they arrived now. */
-  private static Step replayAhead(final SequenceState decided, final List<TokenChunk> ahead,
-      final ResponseChunk heldResponse, final long nowMs) {
-    SequenceState state = decided;
-    state.setAhead(ahead.stream().filter(c -> c.getEpoch() > decided.getEpoch()).toList());
-    ResponseChunk response = heldResponse;
-    for (final TokenChunk chunk : ahead.stream().filter(c -> c.getEpoch() == decided.getEpoch())
-        .sorted(Comparator.comparingInt(TokenChunk::getStartIndex)).toList()) {
-      final Step step = accept(state, chunk, nowMs);
-      state = step.state() == null ? state : step.state();
-      response = merge(response, step.response());
-    }
-    return new Step(state, response, Verdict.ACCEPTED);
-  }
-
-  private static ResponseChunk merge(final ResponseChunk earlier, final ResponseChunk later) {
-    if (earlier == null || later == null) {
-      return earlier == null ? later : earlier;
-    }
-    final List<String> tokens = new ArrayList<>(earlier.getTokens());
-    tokens.addAll(later.getTokens());
-    return ResponseChunk.newBuilder(later).setStartIndex(earlier.getStartIndex()).setTokens(tokens).build();
   }
 
   /** Accepts what is new in a worker's chunk, if it belongs to the current attempt. */
@@ -176,7 +88,7 @@ public final class SequenceLedger {
     if (current.getOutcome() == null) {
       return new Step(next, null, Verdict.HELD);
     }
-    return new Step(next, chunk(next, have, fresh, chunk.getLast(), nowMs), Verdict.ACCEPTED);
+    return new Step(next, ResponseChunks.of(next, have, fresh, chunk.getLast(), nowMs), Verdict.ACCEPTED);
   }
 
   /**
@@ -192,18 +104,9 @@ public final class SequenceLedger {
     }
     final SequenceState ended = SequenceState.newBuilder(state).setStatus(SequenceStatus.FINISHED)
         .setFinishReason("error").build();
-    final ResponseChunk last = chunk(ended, ended.getTokens().size(), List.of(), true, nowMs);
+    final ResponseChunk last = ResponseChunks.of(ended, ended.getTokens().size(), List.of(), true, nowMs);
     last.setReason("the worker reported the attempt failed: " + state.getAttemptFailure());
-    return new Step(ended, merge(step.response(), last), step.verdict());
-  }
-
-  private static boolean sameRequest(final SequenceState state, final RoutingDecision decision) {
-    return state.getRequestOffset() == decision.getRequestOffset()
-        && state.getRequestPartition() == decision.getRequestPartition();
-  }
-
-  private static boolean decided(final SequenceState state) {
-    return state != null && state.getOutcome() != null;
+    return new Step(ended, ResponseChunks.merge(step.response(), last), step.verdict());
   }
 
   private static Step hold(final TokenChunk chunk, final long nowMs) {
@@ -229,29 +132,4 @@ public final class SequenceLedger {
     return chunk.getFinishReason() == null ? "stop" : chunk.getFinishReason();
   }
 
-  private static ResponseChunk chunk(final SequenceState state, final int startIndex, final List<String> tokens,
-      final boolean last, final long nowMs) {
-    return ResponseChunk.newBuilder()
-        .setSequenceId(state.getSequenceId())
-        .setStartIndex(startIndex)
-        .setTokens(List.copyOf(tokens))
-        .setLast(last)
-        .setFinishReason(last ? state.getFinishReason() : null)
-        .setOutcome(last ? state.getOutcome() : null)
-        .setInstanceId(state.getOwner())
-        .setEpoch(state.getEpoch())
-        .setInputTokens(last ? state.getInputTokens() : 0)
-        .setOutputTokens(last ? state.getTokens().size() : 0)
-        .setTraceId(state.getTraceId())
-        .setEmittedAtMs(nowMs)
-        .build();
-  }
-
-  private static ResponseChunk refusal(final SequenceState state, final RoutingDecision decision, final long nowMs) {
-    // After a cut-over that found no backup the client already holds tokens: the refusal continues them.
-    final ResponseChunk last = chunk(state, state.getTokens().size(), List.of(), true, nowMs);
-    last.setReason(decision.getReason());
-    last.setRetryAfterMs(decision.getRetryAfterMs());
-    return last;
-  }
 }
