@@ -8,6 +8,7 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.HeatmapView;
+import io.zerolayer.router.internal.PollTransaction;
 import io.zerolayer.router.internal.RecordWriter;
 import io.zerolayer.router.internal.RequestDecider;
 import io.zerolayer.router.internal.RequestLookup;
@@ -23,7 +24,6 @@ import io.zerolayer.router.tenant.TenantDirectory;
 import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
@@ -32,14 +32,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.OutOfOrderSequenceException;
-import org.apache.kafka.common.errors.ProducerFencedException;
-import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -64,7 +58,7 @@ public final class Router implements AutoCloseable {
   private final StallRouter stallRouter;
   private final String stallTopic;
   private final List<KafkaClientMetrics> clientMetrics;
-  private final TransactionMeters transactions;
+  private final PollTransaction transaction;
   private final String requestTopic;
   private final Thread loop;
   private final CountDownLatch started = new CountDownLatch(1);
@@ -96,7 +90,7 @@ public final class Router implements AutoCloseable {
         heatmap, records, writer, meters);
     lookup = new RequestLookup(cluster, serdes);
     stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, decider, heatmap, records, writer, meters);
-    transactions = new TransactionMeters(registry);
+    transaction = new PollTransaction(consumer, producer, new TransactionMeters(registry));
     clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));
     clientMetrics.forEach(m -> m.bindTo(registry));
     requestTopic = cluster.catalogue().name(Topics.REQUESTS);
@@ -148,7 +142,7 @@ public final class Router implements AutoCloseable {
         failIfHeatmapFailed();
         final ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
         if (!records.isEmpty()) {
-          routeInOneTransaction(records);
+          transaction.run(records, this::route);
         }
       }
     } catch (final WakeupException | InterruptedException e) {
@@ -165,59 +159,18 @@ public final class Router implements AutoCloseable {
     }
   }
 
+  private void route(final ConsumerRecord<byte[], byte[]> record, final Producer<byte[], byte[]> out) {
+    if (record.topic().equals(stallTopic)) {
+      stallRouter.route(record, out);
+    } else {
+      requestRouter.route(record, out);
+    }
+  }
+
   private void failIfHeatmapFailed() {
     if (heatmap.failed()) {
       throw new IllegalStateException("the heatmap view stopped reading the score topic; decisions would use a"
           + " frozen heatmap");
-    }
-  }
-
-  private void routeInOneTransaction(final ConsumerRecords<byte[], byte[]> records) {
-    final long start = System.nanoTime();
-    producer.beginTransaction();
-    try {
-      for (final ConsumerRecord<byte[], byte[]> record : records) {
-        if (record.topic().equals(stallTopic)) {
-          stallRouter.route(record, producer);
-        } else {
-          requestRouter.route(record, producer);
-        }
-      }
-      producer.sendOffsetsToTransaction(RouterClients.nextOffsets(records), consumer.groupMetadata());
-    } catch (final ProducerFencedException | OutOfOrderSequenceException | AuthorizationException e) {
-      throw e;
-    } catch (final KafkaException e) {
-      LOG.warn("Transaction failed, aborting and re-reading its records: {}", e.toString());
-      producer.abortTransaction();
-      rewind(records.partitions());
-      return;
-    }
-    final long committing = System.nanoTime();
-    commit();
-    transactions.committed(records.count(), committing - start, System.nanoTime() - committing);
-  }
-
-  /** Commits; a commit that timed out is retried, as the producer requires, until it is done. */
-  private void commit() {
-    while (true) {
-      try {
-        producer.commitTransaction();
-        return;
-      } catch (final TimeoutException e) {
-        LOG.warn("Commit timed out; retrying it: {}", e.toString());
-      }
-    }
-  }
-
-  private void rewind(final Set<TopicPartition> partitions) {
-    final Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(partitions);
-    for (final TopicPartition partition : partitions) {
-      final OffsetAndMetadata offset = committed.get(partition);
-      if (offset == null) {
-        consumer.seekToBeginning(List.of(partition));
-      } else {
-        consumer.seek(partition, offset.offset());
-      }
     }
   }
 

@@ -2,16 +2,11 @@ package io.zerolayer.router;
 
 import io.zerolayer.runtime.ClusterSettings;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.TopicPartition;
 
-/** How a router's consumer and transactional producer are set up, and what a poll commits. */
+/** How a router's consumer and transactional producer are set up. */
 final class RouterClients {
 
   private RouterClients() {
@@ -40,14 +35,4 @@ final class RouterClients {
     props.put(ProducerConfig.LINGER_MS_CONFIG, 1);
     return props;
   }
-
-  static Map<TopicPartition, OffsetAndMetadata> nextOffsets(final ConsumerRecords<byte[], byte[]> records) {
-    final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-    for (final TopicPartition partition : records.partitions()) {
-      final List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
-      offsets.put(partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
-    }
-    return offsets;
-  }
-
 }

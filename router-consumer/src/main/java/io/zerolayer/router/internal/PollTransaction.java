@@ -1,0 +1,103 @@
+package io.zerolayer.router.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One poll's records in one Kafka transaction: everything their routing writes, and the
+ * consumed offsets. A transaction that fails is aborted and its records read again; a fenced
+ * or unauthorised producer is fatal and goes to the caller.
+ */
+public final class PollTransaction {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PollTransaction.class);
+
+  private final Consumer<byte[], byte[]> consumer;
+  private final Producer<byte[], byte[]> producer;
+  private final TransactionMeters meters;
+
+  /**
+   * @param producer a transactional producer whose transactions are initialised
+   */
+  public PollTransaction(final Consumer<byte[], byte[]> consumer, final Producer<byte[], byte[]> producer,
+      final TransactionMeters meters) {
+    this.consumer = requireNonNull(consumer, "consumer");
+    this.producer = requireNonNull(producer, "producer");
+    this.meters = requireNonNull(meters, "meters");
+  }
+
+  /** Routes each record through {@code route}, which writes with the producer it is given, and commits. */
+  public void run(final ConsumerRecords<byte[], byte[]> records,
+      final BiConsumer<ConsumerRecord<byte[], byte[]>, Producer<byte[], byte[]>> route) {
+    final long start = System.nanoTime();
+    producer.beginTransaction();
+    try {
+      for (final ConsumerRecord<byte[], byte[]> record : records) {
+        route.accept(record, producer);
+      }
+      producer.sendOffsetsToTransaction(nextOffsets(records), consumer.groupMetadata());
+    } catch (final ProducerFencedException | OutOfOrderSequenceException | AuthorizationException e) {
+      throw e;
+    } catch (final KafkaException e) {
+      LOG.warn("Transaction failed, aborting and re-reading its records: {}", e.toString());
+      producer.abortTransaction();
+      rewind(records.partitions());
+      return;
+    }
+    final long committing = System.nanoTime();
+    commit();
+    meters.committed(records.count(), committing - start, System.nanoTime() - committing);
+  }
+
+  /** Commits; a commit that timed out is retried, as the producer requires, until it is done. */
+  private void commit() {
+    while (true) {
+      try {
+        producer.commitTransaction();
+        return;
+      } catch (final TimeoutException e) {
+        LOG.warn("Commit timed out; retrying it: {}", e.toString());
+      }
+    }
+  }
+
+  private void rewind(final Set<TopicPartition> partitions) {
+    final Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(partitions);
+    for (final TopicPartition partition : partitions) {
+      final OffsetAndMetadata offset = committed.get(partition);
+      if (offset == null) {
+        consumer.seekToBeginning(List.of(partition));
+      } else {
+        consumer.seek(partition, offset.offset());
+      }
+    }
+  }
+
+  /** The offset after the last record of each partition: what the transaction commits as consumed. */
+  static Map<TopicPartition, OffsetAndMetadata> nextOffsets(final ConsumerRecords<byte[], byte[]> records) {
+    final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    for (final TopicPartition partition : records.partitions()) {
+      final List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
+      offsets.put(partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
+    }
+    return offsets;
+  }
+}
