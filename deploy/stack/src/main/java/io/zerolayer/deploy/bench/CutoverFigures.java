@@ -4,8 +4,13 @@ import io.zerolayer.fleet.load.ChunkArrival;
 import io.zerolayer.fleet.load.RequestOutcome;
 import io.zerolayer.fleet.load.RequestOutcome.Status;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -17,8 +22,10 @@ import java.util.stream.Collectors;
  * @param success completed cut-over requests over all measured cut-over requests
  * @param pauseP50Ms median pause
  * @param pauseP99Ms 99th percentile pause
+ * @param pauseByCause the median pause and the count of each {@link CutoverCause}, by the first
+ *     cut-over of each completed request
  */
-record CutoverFigures(Figure success, Figure pauseP50Ms, Figure pauseP99Ms) {
+record CutoverFigures(Figure success, Figure pauseP50Ms, Figure pauseP99Ms, Figure pauseByCause) {
 
   static CutoverFigures of(final PolicyRun run) {
     final Set<String> cutOver = run.dispatches().stream().filter(Dispatch::isCutover).map(Dispatch::sequenceId)
@@ -27,20 +34,37 @@ record CutoverFigures(Figure success, Figure pauseP50Ms, Figure pauseP99Ms) {
         .filter(o -> cutOver.contains(o.sequenceId())).toList();
     if (measured.isEmpty()) {
       final Figure none = Figure.na("no cut-over");
-      return new CutoverFigures(none, none, none);
+      return new CutoverFigures(none, none, none, none);
     }
     final long completed = measured.stream().filter(o -> o.status() == Status.COMPLETED).count();
+    final Map<String, CutoverCause> causes = new HashMap<>();
+    run.dispatches().stream().filter(Dispatch::isCutover).sorted(Comparator.comparingInt(Dispatch::epoch))
+        .forEach(d -> causes.putIfAbsent(d.sequenceId(), CutoverCause.of(d.reason())));
     final List<Long> pauses = new ArrayList<>();
-    measured.stream().filter(o -> o.status() == Status.COMPLETED).map(CutoverFigures::pauseMs)
-        .flatMap(Optional::stream).forEach(pauses::add);
+    final Map<CutoverCause, List<Long>> byCause = new EnumMap<>(CutoverCause.class);
+    for (final RequestOutcome outcome : measured) {
+      final Optional<Long> pause = outcome.status() == Status.COMPLETED ? pauseMs(outcome) : Optional.empty();
+      pause.ifPresent(pauses::add);
+      pause.ifPresent(ms -> byCause.computeIfAbsent(causes.getOrDefault(outcome.sequenceId(), CutoverCause.OTHER),
+          c -> new ArrayList<>())
+          .add(ms));
+    }
     final Figure success = Figure.of((double) completed / measured.size(), Figure.format("%.1f %% of %d",
         100.0 * completed / measured.size(), measured.size()));
     if (pauses.isEmpty()) {
       final Figure none = Figure.na("every cut-over came before the first token");
-      return new CutoverFigures(success, none, none);
+      return new CutoverFigures(success, none, none, none);
     }
     final Percentiles p = new Percentiles(pauses);
-    return new CutoverFigures(success, Figure.ms(p.at(50)), Figure.ms(p.at(99)));
+    return new CutoverFigures(success, Figure.ms(p.at(50)), Figure.ms(p.at(99)), byCause(byCause));
+  }
+
+  /** For example {@code silent 1,310 (4); slow 420 (30)}: median pause, ms, and how many, per cause. */
+  private static Figure byCause(final Map<CutoverCause, List<Long>> pauses) {
+    return new Figure(OptionalDouble.empty(), pauses.entrySet().stream()
+        .map(e -> Figure.format("%s %,d (%d)", e.getKey().label(), new Percentiles(e.getValue()).at(50),
+            e.getValue().size()))
+        .collect(Collectors.joining("; ")));
   }
 
   /** From the last token chunk of the first attempt that sent tokens to the first of a later one. */

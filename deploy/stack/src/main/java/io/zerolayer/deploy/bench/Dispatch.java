@@ -12,13 +12,15 @@ import io.zerolayer.contract.avro.RoutingOutcome;
  * @param instanceId where it was sent
  * @param outcome how the router chose it ({@code DIRECT}, {@code FALLBACK}, {@code PREWARMED}, {@code CUTOVER})
  * @param atMs when the router decided, epoch milliseconds
+ * @param reason why the router chose it, as the decision says
  */
-record Dispatch(String sequenceId, int epoch, String instanceId, RoutingOutcome outcome, long atMs) {
+record Dispatch(String sequenceId, int epoch, String instanceId, RoutingOutcome outcome, long atMs, String reason) {
 
   Dispatch {
     requireNonNull(sequenceId, "sequenceId");
     requireNonNull(instanceId, "instanceId");
     requireNonNull(outcome, "outcome");
+    requireNonNull(reason, "reason");
   }
 
   /** Whether this attempt resumes a stalled sequence on a backup. */

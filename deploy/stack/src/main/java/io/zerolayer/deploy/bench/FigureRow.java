@@ -25,7 +25,8 @@ enum FigureRow {
   COLD_START("cold start: first request vs warm median", PolicyFigures::coldStart),
   CUTOVER_SUCCESS("cut-over: completed", f -> f.cutover().success()),
   CUTOVER_PAUSE_P50("cut-over pause P50, ms", f -> f.cutover().pauseP50Ms()),
-  CUTOVER_PAUSE_P99("cut-over pause P99, ms", f -> f.cutover().pauseP99Ms());
+  CUTOVER_PAUSE_P99("cut-over pause P99, ms", f -> f.cutover().pauseP99Ms()),
+  CUTOVER_PAUSE_BY_CAUSE("cut-over pause P50 by cause, ms (cut-overs)", f -> f.cutover().pauseByCause());
 
   private final String label;
   private final Function<PolicyFigures, Figure> figure;

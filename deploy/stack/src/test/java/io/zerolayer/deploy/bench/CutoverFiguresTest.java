@@ -36,6 +36,28 @@ class CutoverFiguresTest {
   }
 
   @Test
+  void shouldGiveTheMedianPauseOfEachCauseOfTheFirstCutOver() {
+    // Given "a" cut over after its worker failed (100 ms pause), "b" and "c" after silences (1,300 and 1,500 ms;
+    // the nearest-rank median of two is the lower)
+    final RunFixture fixture = new RunFixture()
+        .dispatch("a", 2, "gpu-1", 1_000, "gpu-0 stalled (the worker reported the attempt failed: CUDA OOM); resumed")
+        .dispatch("b", 2, "gpu-1", 1_000, "gpu-0 stalled (no token within 1200 ms); resumed")
+        .dispatch("b", 3, "gpu-2", 1_000, "gpu-1 stalled (token rate down more than 40% for 3 checks); resumed")
+        .dispatch("c", 2, "gpu-1", 1_000, "gpu-0 stalled (no token within 1200 ms); resumed")
+        .outcome("a", Status.COMPLETED, 0, 3_000, resumedAfter(100))
+        .outcome("b", Status.COMPLETED, 0, 3_000, resumedAfter(1_300))
+        .outcome("c", Status.COMPLETED, 0, 3_000, resumedAfter(1_500));
+
+    final CutoverFigures figures = CutoverFigures.of(fixture.run("p"));
+
+    assertThat(figures.pauseByCause().text()).isEqualTo("failed 100 (1); silent 1,300 (2)");
+  }
+
+  private static List<ChunkArrival> resumedAfter(final long pauseMs) {
+    return List.of(new ChunkArrival(500 * MS, 4, "gpu-0", 1), new ChunkArrival((500 + pauseMs) * MS, 4, "gpu-1", 2));
+  }
+
+  @Test
   void shouldBeNotApplicableWithoutACutOver() {
     final CutoverFigures figures = CutoverFigures.of(new RunFixture().dispatch("c", 1, "gpu-0", 1)
         .completed("c", 1, 500, "gpu-0").run("p"));

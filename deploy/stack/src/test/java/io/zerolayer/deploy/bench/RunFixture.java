@@ -62,8 +62,13 @@ final class RunFixture {
   }
 
   RunFixture dispatch(final String id, final int epoch, final String instance, final long atMs) {
+    return dispatch(id, epoch, instance, atMs, epoch == 1 ? "lowest cost" : "gpu-0 stalled (no token within 1200 ms)");
+  }
+
+  RunFixture dispatch(final String id, final int epoch, final String instance, final long atMs,
+      final String reason) {
     dispatches.add(new Dispatch(id, epoch, instance, epoch == 1 ? RoutingOutcome.DIRECT : RoutingOutcome.CUTOVER,
-        atMs));
+        atMs, reason));
     return this;
   }
 
