@@ -4,7 +4,6 @@ import io.zerolayer.fleet.load.ChunkArrival;
 import io.zerolayer.fleet.load.RequestOutcome;
 import io.zerolayer.fleet.load.RequestOutcome.Status;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -22,8 +21,8 @@ import java.util.stream.Collectors;
  * @param success completed cut-over requests over all measured cut-over requests
  * @param pauseP50Ms median pause
  * @param pauseP99Ms 99th percentile pause
- * @param pauseByCause the median pause and the count of each {@link CutoverCause}, by the first
- *     cut-over of each completed request
+ * @param pauseByCause the median pause and the count of each {@link CutoverCause}, the cause
+ *     being that of the cut-over that ended the pause
  */
 record CutoverFigures(Figure success, Figure pauseP50Ms, Figure pauseP99Ms, Figure pauseByCause) {
 
@@ -38,16 +37,15 @@ record CutoverFigures(Figure success, Figure pauseP50Ms, Figure pauseP99Ms, Figu
     }
     final long completed = measured.stream().filter(o -> o.status() == Status.COMPLETED).count();
     final Map<String, CutoverCause> causes = new HashMap<>();
-    run.dispatches().stream().filter(Dispatch::isCutover).sorted(Comparator.comparingInt(Dispatch::epoch))
-        .forEach(d -> causes.putIfAbsent(d.sequenceId(), CutoverCause.of(d.reason())));
+    run.dispatches().stream().filter(Dispatch::isCutover)
+        .forEach(d -> causes.put(d.sequenceId() + "@" + d.epoch(), CutoverCause.of(d.reason())));
     final List<Long> pauses = new ArrayList<>();
     final Map<CutoverCause, List<Long>> byCause = new EnumMap<>(CutoverCause.class);
     for (final RequestOutcome outcome : measured) {
-      final Optional<Long> pause = outcome.status() == Status.COMPLETED ? pauseMs(outcome) : Optional.empty();
-      pause.ifPresent(pauses::add);
-      pause.ifPresent(ms -> byCause.computeIfAbsent(causes.getOrDefault(outcome.sequenceId(), CutoverCause.OTHER),
-          c -> new ArrayList<>())
-          .add(ms));
+      final Optional<Pause> pause = outcome.status() == Status.COMPLETED ? pause(outcome) : Optional.empty();
+      pause.ifPresent(p -> pauses.add(p.ms()));
+      pause.ifPresent(p -> byCause.computeIfAbsent(causes.getOrDefault(outcome.sequenceId() + "@" + p.epoch(),
+          CutoverCause.OTHER), c -> new ArrayList<>()).add(p.ms()));
     }
     final Figure success = Figure.of((double) completed / measured.size(), Figure.format("%.1f %% of %d",
         100.0 * completed / measured.size(), measured.size()));
@@ -67,8 +65,17 @@ record CutoverFigures(Figure success, Figure pauseP50Ms, Figure pauseP99Ms, Figu
         .collect(Collectors.joining("; ")));
   }
 
-  /** From the last token chunk of the first attempt that sent tokens to the first of a later one. */
-  static Optional<Long> pauseMs(final RequestOutcome outcome) {
+  /**
+   * The client's pause at a cut-over.
+   *
+   * @param ms from the last token of one attempt to the first of the next that sent any
+   * @param epoch the attempt that ended the pause
+   */
+  record Pause(long ms, int epoch) {
+  }
+
+  /** The first pause of a request between two attempts that both sent tokens, if there was one. */
+  static Optional<Pause> pause(final RequestOutcome outcome) {
     long lastNanos = Long.MIN_VALUE;
     int epoch = -1;
     for (final ChunkArrival chunk : outcome.chunks()) {
@@ -76,7 +83,7 @@ record CutoverFigures(Figure success, Figure pauseP50Ms, Figure pauseP99Ms, Figu
         continue;
       }
       if (epoch >= 0 && chunk.epoch() > epoch) {
-        return Optional.of((chunk.atNanos() - lastNanos) / 1_000_000);
+        return Optional.of(new Pause((chunk.atNanos() - lastNanos) / 1_000_000, chunk.epoch()));
       }
       epoch = chunk.epoch();
       lastNanos = chunk.atNanos();

@@ -38,19 +38,23 @@ class CutoverFiguresTest {
   @Test
   void shouldGiveTheMedianPauseOfEachCauseOfTheFirstCutOver() {
     // Given "a" cut over after its worker failed (100 ms pause), "b" and "c" after silences (1,300 and 1,500 ms;
-    // the nearest-rank median of two is the lower)
+    // the nearest-rank median of two is the lower), and "d", silent before its first token, then slow (400 ms)
     final RunFixture fixture = new RunFixture()
         .dispatch("a", 2, "gpu-1", 1_000, "gpu-0 stalled (the worker reported the attempt failed: CUDA OOM); resumed")
         .dispatch("b", 2, "gpu-1", 1_000, "gpu-0 stalled (no token within 1200 ms); resumed")
         .dispatch("b", 3, "gpu-2", 1_000, "gpu-1 stalled (token rate down more than 40% for 3 checks); resumed")
+        .dispatch("d", 2, "gpu-1", 1_000, "gpu-0 stalled (no first token and no word from the worker); resumed")
+        .dispatch("d", 3, "gpu-2", 1_000, "gpu-1 stalled (token rate down more than 40% for 3 checks); resumed")
         .dispatch("c", 2, "gpu-1", 1_000, "gpu-0 stalled (no token within 1200 ms); resumed")
         .outcome("a", Status.COMPLETED, 0, 3_000, resumedAfter(100))
         .outcome("b", Status.COMPLETED, 0, 3_000, resumedAfter(1_300))
-        .outcome("c", Status.COMPLETED, 0, 3_000, resumedAfter(1_500));
+        .outcome("c", Status.COMPLETED, 0, 3_000, resumedAfter(1_500))
+        .outcome("d", Status.COMPLETED, 0, 3_000, List.of(new ChunkArrival(500 * MS, 4, "gpu-1", 2),
+            new ChunkArrival(900 * MS, 4, "gpu-2", 3)));
 
     final CutoverFigures figures = CutoverFigures.of(fixture.run("p"));
 
-    assertThat(figures.pauseByCause().text()).isEqualTo("failed 100 (1); silent 1,300 (2)");
+    assertThat(figures.pauseByCause().text()).isEqualTo("failed 100 (1); slow 400 (1); silent 1,300 (2)");
   }
 
   private static List<ChunkArrival> resumedAfter(final long pauseMs) {
