@@ -2,6 +2,7 @@ package io.zerolayer.deploy.bench;
 
 import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.policy.RoundRobinPolicy;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +60,7 @@ final class BenchGoals {
     final Optional<PolicyFigures> lower = all.stream()
         .filter(other -> !other.policy().equals(POLICY) && ours.isPresent())
         .filter(other -> value(other, FigureRow.LATENCY_P99).orElse(Double.POSITIVE_INFINITY) <= ours.getAsDouble())
-        .findFirst();
+        .min(Comparator.comparingDouble(other -> value(other, FigureRow.LATENCY_P99).getAsDouble()));
     final String best = lower.map(other -> "not met (" + other.policy() + " "
         + FigureRow.LATENCY_P99.of(other).text() + " ms)").orElseGet(() -> verdict(ours, v -> true));
     return "<= 0.25x " + controlName + " " + ratio + "; lowest of all: " + best;
