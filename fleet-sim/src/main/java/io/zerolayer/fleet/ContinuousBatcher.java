@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs sequences through a simulated GPU's batch: a sequence queues for one of {@code maxBatch}
  * slots (on a cold instance, first for the weight load it starts), is admitted with its prompt's
- * KV entries (or fails when the KV cache is out of memory),
- * prefills, then decodes token by token and sends a chunk every {@code tokensPerChunk} tokens.
+ * KV entries (or fails when the KV cache is out of memory), prefills, then decodes token by
+ * token and sends a chunk every {@code tokensPerChunk} tokens.
  * It holds while the instance is stalled or crashed and fails once the instance restarted.
  */
 final class ContinuousBatcher {

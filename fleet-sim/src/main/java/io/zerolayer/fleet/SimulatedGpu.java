@@ -15,8 +15,7 @@ import java.util.Random;
  * One simulated continuous-batching server: at most {@code maxBatch} sequences decode at once,
  * the rest queue; prefill grows with the prompt, each decode step with the batch; a cold
  * instance serves nothing until it has loaded its weights. Its telemetry is derived from that
- * state. Faults
- * are injected through its methods ({@link #oom()}, {@link #loseNetwork(double)},
+ * state. Faults are injected through its methods ({@link #oom()}, {@link #loseNetwork(double)},
  * {@link #coldRestart()}, {@link #stall()}, {@link #crash()}) and show in both.
  */
 public final class SimulatedGpu implements InferenceEngine, AutoCloseable {

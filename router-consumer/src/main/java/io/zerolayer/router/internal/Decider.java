@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.score.ScoreRows;
 import io.zerolayer.router.policy.Candidate;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyPredictor;
@@ -21,7 +22,6 @@ import java.util.function.Supplier;
  */
 public final class Decider {
 
-  static final double WARM_LEVEL = 0.95;
   private static final RequestProfile TYPICAL = new RequestProfile("typical", 256, 128);
 
   private final RoutingPolicy policy;
@@ -122,7 +122,7 @@ public final class Decider {
 
   /** Whether the policy keeps work off this instance while it warms up and a warm one is left. */
   private boolean waitsForWarmUp(final InstanceScore row) {
-    return policy.preWarms() && row.getWarmupLevel() < WARM_LEVEL;
+    return policy.preWarms() && !ScoreRows.warm(row);
   }
 
   private static Decision cutOver(final Candidate backup, final String stalledInstance, final String why) {

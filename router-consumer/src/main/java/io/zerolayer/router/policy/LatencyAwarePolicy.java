@@ -1,7 +1,7 @@
 package io.zerolayer.router.policy;
 
 import io.zerolayer.contract.avro.InstanceScore;
-import io.zerolayer.contract.avro.InstanceState;
+import io.zerolayer.contract.score.ScoreRows;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,7 +21,7 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
     final List<Candidate> penalisedZones = new ArrayList<>();
     final PeerModels peers = new PeerModels(heatmap);
     for (final InstanceScore row : heatmap.all()) {
-      if (!usable(row)) {
+      if (!ScoreRows.usable(row)) {
         continue;
       }
       final double latency = LatencyPredictor.latencyMs(peers.predictable(row), request);
@@ -40,15 +40,6 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
     return Math.max(0, row.getRunningRequests()) + Math.max(0, row.getQueueLength());
   }
 
-  /** Whether an instance may take new work at all. */
-  public static boolean usable(final InstanceScore row) {
-    return row != null
-        && row.getWeight() > 0.0
-        && row.getState() != InstanceState.EJECTED
-        && row.getState() != InstanceState.UNAVAILABLE
-        && row.getState() != InstanceState.SUSPECT;
-  }
-
   @Override
   public String name() {
     return NAME;
@@ -56,7 +47,7 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
 
   @Override
   public boolean admits(final InstanceScore row) {
-    return usable(row);
+    return ScoreRows.usable(row);
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.zerolayer.tokenbuffer.internal;
 
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.InstanceState;
+import io.zerolayer.contract.score.ScoreRows;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -15,9 +16,6 @@ import java.util.function.Function;
  * restart, or by a policy that does not look, does not wait for the load.
  */
 final class OwnerHealth {
-
-  /** Warm-up from this on is warm (the router's pre-warm threshold); below, it is loading. */
-  static final double WARM_LEVEL = 0.95;
 
   private final Function<String, InstanceScore> rows;
   private final Iterable<InstanceScore> all;
@@ -47,7 +45,7 @@ final class OwnerHealth {
     if (row.getCutOverInFlight()) {
       return "owner " + instanceId + "'s token cadence is past the cut-over threshold (" + row.getReason() + ")";
     }
-    if (!attemptStarted && row.getWarmupLevel() < WARM_LEVEL && warmInstanceOtherThan(instanceId)) {
+    if (!attemptStarted && !ScoreRows.warm(row) && warmInstanceOtherThan(instanceId)) {
       return String.format("owner %s is loading its weights (warm-up %.0f%%) and a warm instance can start the"
           + " sequence now", instanceId, 100 * row.getWarmupLevel());
     }
@@ -58,16 +56,11 @@ final class OwnerHealth {
     if (warm == null) {
       warm = new ArrayList<>();
       for (final InstanceScore row : all) {
-        if (usable(row) && row.getWarmupLevel() >= WARM_LEVEL) {
+        if (ScoreRows.usable(row) && ScoreRows.warm(row)) {
           warm.add(row.getInstanceId());
         }
       }
     }
     return warm.size() > 1 || warm.size() == 1 && !warm.get(0).equals(instanceId);
-  }
-
-  private static boolean usable(final InstanceScore row) {
-    return row.getWeight() > 0.0 && row.getState() != InstanceState.EJECTED
-        && row.getState() != InstanceState.UNAVAILABLE && row.getState() != InstanceState.SUSPECT;
   }
 }

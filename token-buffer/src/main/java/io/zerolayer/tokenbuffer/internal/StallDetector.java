@@ -7,10 +7,11 @@ import java.time.Duration;
 /**
  * The stall rules of one streaming sequence (DESIGN section 6), checked on a wall-clock
  * schedule: the owner ejected in the heatmap (or its token cadence past the cut-over
- * threshold), the worker's report that the attempt failed, three checks in a row whose window saw the token rate down more than 40 % against
- * the sequence's own recent rate, or no token within the instance timeout. Before an attempt's
- * first token the whole-stream timeout applies instead, counted from the worker's last
- * heartbeat, since prefill and queueing legitimately take longer than the gap between two tokens.
+ * threshold), the worker's report that the attempt failed, three checks in a row whose window
+ * saw the token rate down more than 40 % against the sequence's own recent rate, or no token
+ * within the instance timeout. Before an attempt's first token the whole-stream timeout
+ * applies instead, counted from the worker's last heartbeat, since prefill and queueing
+ * legitimately take longer than the gap between two tokens.
  */
 public final class StallDetector {
 

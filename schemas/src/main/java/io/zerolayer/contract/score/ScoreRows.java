@@ -1,0 +1,31 @@
+package io.zerolayer.contract.score;
+
+import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceState;
+
+/**
+ * What a heatmap row means to the apps that read it (the router and token-buffer), so that both
+ * read it the same way.
+ */
+public final class ScoreRows {
+
+  /** Warm-up from this on is warm; below it the instance still loads its weights and is pre-warmed. */
+  public static final double WARM_LEVEL = 0.95;
+
+  private ScoreRows() {
+  }
+
+  /** Whether the instance may take new work at all: known, of positive weight, and in service. */
+  public static boolean usable(final InstanceScore row) {
+    return row != null
+        && row.getWeight() > 0.0
+        && row.getState() != InstanceState.EJECTED
+        && row.getState() != InstanceState.UNAVAILABLE
+        && row.getState() != InstanceState.SUSPECT;
+  }
+
+  /** Whether the instance has loaded its weights. */
+  public static boolean warm(final InstanceScore row) {
+    return row.getWarmupLevel() >= WARM_LEVEL;
+  }
+}
