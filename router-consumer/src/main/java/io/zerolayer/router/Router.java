@@ -9,6 +9,7 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.HeatmapView;
 import io.zerolayer.router.internal.PollTransaction;
+import io.zerolayer.router.internal.RecentCutovers;
 import io.zerolayer.router.internal.RecordWriter;
 import io.zerolayer.router.internal.RequestDecider;
 import io.zerolayer.router.internal.RequestLookup;
@@ -84,12 +85,15 @@ public final class Router implements AutoCloseable {
     final RouterRecords records = new RouterRecords(routerId);
     final RecordWriter writer = new RecordWriter(cluster.catalogue(), serdes);
     final RouterMeters meters = new RouterMeters(registry);
+    final RecentCutovers cutovers = new RecentCutovers(config.avoidAfterCutovers(), config.avoidWindow(),
+        config.avoidHold());
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
         new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars(),
-            internalTopics(cluster)), tenants, decider),
+            internalTopics(cluster)), tenants, decider, cutovers),
         heatmap, records, writer, meters);
     lookup = new RequestLookup(cluster, serdes);
-    stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, decider, heatmap, records, writer, meters);
+    stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, decider, heatmap, records, writer, meters,
+        cutovers);
     transaction = new PollTransaction(consumer, producer, new TransactionMeters(registry));
     clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));
     clientMetrics.forEach(m -> m.bindTo(registry));

@@ -3,6 +3,7 @@ package io.zerolayer.router;
 import io.zerolayer.router.policy.RoutingPolicies;
 import io.zerolayer.runtime.EnvironmentConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -26,6 +27,9 @@ public final class RouterConfig extends AbstractConfig {
   public static final String SESSION_TIMEOUT_MS = "router.session.timeout.ms";
   public static final String TRANSACTION_TIMEOUT_MS = "router.transaction.timeout.ms";
   public static final String POLICY = "router.policy";
+  public static final String AVOID_AFTER_CUTOVERS = "router.avoid.after.cutovers";
+  public static final String AVOID_WINDOW_MS = "router.avoid.window.ms";
+  public static final String AVOID_HOLD_MS = "router.avoid.hold.ms";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(ROUTER_ID, Type.STRING, "", Importance.HIGH,
@@ -51,7 +55,14 @@ public final class RouterConfig extends AbstractConfig {
       .define(POLICY, Type.STRING, RoutingPolicies.DEFAULT,
           ValidString.in(RoutingPolicies.NAMES.toArray(String[]::new)), Importance.MEDIUM,
           "Routing policy: zerolayer (latency-aware), or a baseline to compare it with:"
-              + " round-robin, least-outstanding, p2c (power of two choices), epp (endpoint picker).");
+              + " round-robin, least-outstanding, p2c (power of two choices), epp (endpoint picker).")
+      .define(AVOID_AFTER_CUTOVERS, Type.INT, 2, Range.between(0, 1_000), Importance.LOW,
+          "Zerolayer's policy keeps new work off an instance once this router cut this many different"
+              + " sequences away from it within " + AVOID_WINDOW_MS + "; 0 never does.")
+      .define(AVOID_WINDOW_MS, Type.LONG, 1_000L, Range.atLeast(1L), Importance.LOW,
+          "Window in which those cut-overs count, in ms.")
+      .define(AVOID_HOLD_MS, Type.LONG, 2_000L, Range.atLeast(1L), Importance.LOW,
+          "How long new work stays off such an instance after its latest cut-over away from it, in ms.");
 
   public RouterConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
@@ -107,6 +118,18 @@ public final class RouterConfig extends AbstractConfig {
 
   public int transactionTimeoutMs() {
     return getInt(TRANSACTION_TIMEOUT_MS);
+  }
+
+  public int avoidAfterCutovers() {
+    return getInt(AVOID_AFTER_CUTOVERS);
+  }
+
+  public Duration avoidWindow() {
+    return Duration.ofMillis(getLong(AVOID_WINDOW_MS));
+  }
+
+  public Duration avoidHold() {
+    return Duration.ofMillis(getLong(AVOID_HOLD_MS));
   }
 
   /** The routing policy's name, one of {@link RoutingPolicies#NAMES}. */

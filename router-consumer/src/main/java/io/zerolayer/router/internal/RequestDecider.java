@@ -33,11 +33,17 @@ public final class RequestDecider {
   private final PromptText promptText = new PromptText();
   private final Decider decider;
   private final LocalDispatches dispatches = new LocalDispatches();
+  private final RecentCutovers cutovers;
 
-  public RequestDecider(final RequestValidator validator, final TenantDirectory tenants, final Decider decider) {
+  /**
+   * @param cutovers the instances the stall path cut sequences away from
+   */
+  public RequestDecider(final RequestValidator validator, final TenantDirectory tenants, final Decider decider,
+      final RecentCutovers cutovers) {
     this.validator = requireNonNull(validator, "validator");
     this.tenants = requireNonNull(tenants, "tenants");
     this.decider = requireNonNull(decider, "decider");
+    this.cutovers = requireNonNull(cutovers, "cutovers");
   }
 
   /**
@@ -71,7 +77,7 @@ public final class RequestDecider {
           + "' is over its request or token rate", null, admission.retryAfterMs()), prompt, inputTokens);
     }
     final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
-        request.getMaxOutputTokens()), dispatches.applyTo(heatmap.get(), nowMs), heatmap);
+        request.getMaxOutputTokens()), cutovers.applyTo(dispatches.applyTo(heatmap.get(), nowMs), nowMs), heatmap);
     if (decision.dispatched()) {
       limiter.charge(tenant.get(), tokens, nowNanos);
       dispatches.record(decision.instanceId(), nowMs);

@@ -38,9 +38,14 @@ public final class StallRouter {
   private final RouterRecords records;
   private final RecordWriter writer;
   private final RouterMeters meters;
+  private final RecentCutovers cutovers;
+
+  /**
+   * @param cutovers where each cut-over is noted, shared with the request path
+   */
   public StallRouter(final TopicCatalogue catalogue, final ContractSerdes serdes, final RequestLookup lookup,
       final Decider decider, final HeatmapView heatmap, final RouterRecords records, final RecordWriter writer,
-      final RouterMeters meters) {
+      final RouterMeters meters, final RecentCutovers cutovers) {
     this.catalogue = requireNonNull(catalogue, "catalogue");
     this.stalls = serdes.value(Topics.STALLS).deserializer();
     this.lookup = requireNonNull(lookup, "lookup");
@@ -49,6 +54,7 @@ public final class StallRouter {
     this.records = requireNonNull(records, "records");
     this.writer = requireNonNull(writer, "writer");
     this.meters = requireNonNull(meters, "meters");
+    this.cutovers = requireNonNull(cutovers, "cutovers");
   }
 
   /** Cuts the stalled attempt over, through the producer (inside an open transaction). */
@@ -72,7 +78,9 @@ public final class StallRouter {
     final int inputTokens = promptText.tokens(prompt);
     final RequestProfile profile = new RequestProfile(stall.getSequenceId(), inputTokens,
         Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()));
-    final Decision decision = decider.selectBackup(profile, heatmap.current(), stall.getInstanceId(),
+    cutovers.cutAway(stall.getInstanceId(), stall.getSequenceId(), now);
+    final Decision decision = decider.selectBackup(profile, cutovers.applyTo(heatmap.current(), now),
+        stall.getInstanceId(),
         stall.getReason(), stall.getEpoch());
     final RoutingDecision decided = records.cutover(request.get(), stall, decision, inputTokens, now);
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);

@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * Zerolayer's policy: cost = (predicted latency + predicted queue wait) / weight, lowest first.
- * Ejected, unavailable and suspect instances and those of weight 0 are never ranked;
- * instances of a penalised zone only when nothing else is left.
+ * Ejected, unavailable and suspect instances and those of weight 0 are never ranked. Instances
+ * of a penalised zone are ranked only when no other is left, and those the router has just cut
+ * several sequences away from only when nothing else is.
  */
 public final class LatencyAwarePolicy implements RoutingPolicy {
 
@@ -17,8 +18,9 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
 
   @Override
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
-    final List<Candidate> healthyZones = new ArrayList<>();
+    final List<Candidate> healthy = new ArrayList<>();
     final List<Candidate> penalisedZones = new ArrayList<>();
+    final List<Candidate> cutAway = new ArrayList<>();
     final PeerModels peers = new PeerModels(heatmap);
     for (final InstanceScore row : heatmap.all()) {
       if (!ScoreRows.usable(row)) {
@@ -26,9 +28,13 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       }
       final double latency = LatencyPredictor.latencyMs(peers.predictable(row), request);
       final Candidate candidate = new Candidate(row.getInstanceId(), latency, latency / row.getWeight());
-      (row.getZonePenalised() ? penalisedZones : healthyZones).add(candidate);
+      if (heatmap.cutAway().contains(row.getInstanceId())) {
+        cutAway.add(candidate);
+      } else {
+        (row.getZonePenalised() ? penalisedZones : healthy).add(candidate);
+      }
     }
-    final List<Candidate> ranked = healthyZones.isEmpty() ? penalisedZones : healthyZones;
+    final List<Candidate> ranked = !healthy.isEmpty() ? healthy : !penalisedZones.isEmpty() ? penalisedZones : cutAway;
     // Equal costs (no decode-step fit yet, say) go to the instance with less work on it.
     ranked.sort(Comparator.comparingDouble(Candidate::cost)
         .thenComparingInt(candidate -> outstanding(heatmap.row(candidate.instanceId())))

@@ -6,6 +6,7 @@ import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.avro.LatencyModel;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.Decision;
+import io.zerolayer.router.internal.RecentCutovers;
 import io.zerolayer.router.internal.RequestDecider;
 import io.zerolayer.router.internal.RequestValidator;
 import io.zerolayer.router.policy.Heatmap;
@@ -13,6 +14,7 @@ import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.policy.RequestProfile;
 import io.zerolayer.router.tenant.Tenant;
 import io.zerolayer.router.tenant.TenantDirectory;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Set;
@@ -65,7 +67,8 @@ public class SelectionBenchmark {
     heatmap = new Heatmap(rows, 1);
     decider = new Decider(new LatencyAwarePolicy(), 1000, 4);
     requestDecider = new RequestDecider(new RequestValidator(4096, 200_000, Set.of()),
-        TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), decider);
+        TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), decider,
+        new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2)));
     profile = new RequestProfile("s", 180, 256);
     request = InferenceRequest.newBuilder().setSequenceId("s").setTenantId("acme").setApiKey("key")
         .setPrompt("Summarise the following support ticket in three bullet points. ".repeat(12))

@@ -10,6 +10,7 @@ import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.policy.RequestProfile;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -94,6 +95,27 @@ class DeciderTest {
     final Heatmap heatmap = heatmap(lossy);
 
     assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId()).isEqualTo("lossy");
+  }
+
+  @Test
+  void shouldKeepNewWorkOffAnInstanceJustCutAwayFromWhileAnotherCanServe() {
+    final Heatmap heatmap = heatmap(row("emptied", 1.0, 0), row("busy", 1.0, 6)).withCutAway(Set.of("emptied"));
+
+    assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId()).isEqualTo("busy");
+    assertThat(decider.selectBackup(REQUEST, heatmap, "other", "no token for 1200 ms", 1).instanceId())
+        .isEqualTo("busy");
+  }
+
+  @Test
+  void shouldUseAnInstanceJustCutAwayFromWhenNothingElseIsLeft() {
+    final InstanceScore penalised = row("lossy-zone", 1.0, 0);
+    penalised.setZonePenalised(true);
+    final Heatmap heatmap = heatmap(row("emptied", 1.0, 0), penalised).withCutAway(Set.of("emptied"));
+
+    assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId())
+        .as("a penalised zone before an instance whose streams just stalled").isEqualTo("lossy-zone");
+    final Heatmap alone = heatmap(row("emptied", 1.0, 0)).withCutAway(Set.of("emptied"));
+    assertThat(decider.select(REQUEST, alone, () -> alone).outcome()).isEqualTo(RoutingOutcome.DIRECT);
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.tenant.Tenant;
 import io.zerolayer.router.tenant.TenantDirectory;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -18,10 +19,11 @@ class RequestDeciderTest {
 
   private static final long MS = 1_000_000L;
 
-  private final Heatmap fleet = heatmap(row("gpu-1", 1.0, 0));
+  private Heatmap fleet = heatmap(row("gpu-1", 1.0, 0));
+  private final RecentCutovers cutovers = new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2));
   private final RequestDecider decider = new RequestDecider(new RequestValidator(4096, 10_000, Set.of()),
       TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1))),
-      new Decider(new LatencyAwarePolicy(), 1000, 4));
+      new Decider(new LatencyAwarePolicy(), 1000, 4), cutovers);
 
   @Test
   void shouldRejectAnUnknownTenant() {
@@ -61,6 +63,17 @@ class RequestDeciderTest {
     decide(request().setMaxOutputTokens(0).build(), 0);
 
     assertThat(decide(request().build(), 0).decision().outcome()).isEqualTo(RoutingOutcome.DIRECT);
+  }
+
+  @Test
+  void shouldKeepNewRequestsOffAnInstanceTheStallPathJustCutTwoSequencesAwayFrom() {
+    fleet = heatmap(row("gpu-1", 1.0, 0), row("gpu-2", 1.0, 4));
+    cutovers.cutAway("gpu-1", "a", 0);
+    cutovers.cutAway("gpu-1", "b", 100);
+
+    assertThat(decide(request().build(), 200 * MS).decision().instanceId()).isEqualTo("gpu-2");
+    assertThat(decide(request().setSequenceId("s2").build(), 2_100 * MS).decision().instanceId())
+        .as("2 s after the latest cut-over").isEqualTo("gpu-1");
   }
 
   private RequestDecider.Result decide(final InferenceRequest request, final long nanos) {

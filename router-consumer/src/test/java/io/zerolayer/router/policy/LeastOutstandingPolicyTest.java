@@ -12,6 +12,7 @@ import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.router.internal.LocalDispatches;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class LeastOutstandingPolicyTest {
@@ -31,6 +32,13 @@ class LeastOutstandingPolicyTest {
 
     assertThat(ranked).extracting(Candidate::instanceId).containsExactly("b", "c", "a");
     assertThat(ranked).extracting(Candidate::cost).containsExactly(2.0, 4.0, 5.0);
+  }
+
+  @Test
+  void shouldIgnoreWhatTheRouterJustCutAwayFromAsTheBalancerItImitatesWould() {
+    final Heatmap heatmap = heatmap(loaded("a", 0, 0), loaded("b", 2, 0)).withCutAway(Set.of("a"));
+
+    assertThat(policy.rank(REQUEST, heatmap)).extracting(Candidate::instanceId).containsExactly("a", "b");
   }
 
   @Test
