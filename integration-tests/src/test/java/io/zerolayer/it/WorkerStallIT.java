@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.TokenChunk;
@@ -18,7 +19,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -94,6 +97,45 @@ class WorkerStallIT {
       final Response response = story.answer().get(60, TimeUnit.SECONDS);
       assertThat(response.text()).doesNotContain("ZOMBIE").isEqualTo(ExpectedText.of(story.request()));
     }
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void shouldSendANewRequestAroundAnInstanceWhoseStreamsJustStalledTogether(final TestCluster.Handle cluster)
+      throws Exception {
+    try (StreamingRig rig = StreamingRig.start(cluster)) {
+      // Given three streams over the two instances, two of them on one
+      final List<StreamingRig.Story> stories = List.of(rig.requestStory("s1", 21), rig.requestStory("s2", 22),
+          rig.requestStory("s3", 23));
+      final Map<String, List<String>> byOwner = stories.stream().collect(Collectors.groupingBy(
+          story -> story.first().getInstanceId(), Collectors.mapping(story -> story.first().getSequenceId(),
+              Collectors.toList())));
+      final String owner = byOwner.entrySet().stream().filter(e -> e.getValue().size() >= 2).findFirst()
+          .orElseThrow().getKey();
+      byOwner.get(owner).forEach(sequenceId -> rig.awaitTokens(sequenceId, 4));
+
+      // When that instance stalls, both its streams are cut over and it looks the less busy of the two
+      rig.fleet().gpu(owner).stall();
+      await().atMost(Duration.ofSeconds(30)).until(() -> rig.decisions().all().stream()
+          .filter(d -> d.getEpoch() == 2 && byOwner.get(owner).contains(d.getSequenceId())).count() == 2);
+      final String other = rig.fleet().instanceIds().stream().filter(id -> !id.equals(owner)).findFirst()
+          .orElseThrow();
+      await().atMost(Duration.ofSeconds(10)).until(() -> work(rig, owner) < work(rig, other));
+      final StreamingRig.Story next = rig.requestStory("s4", 24);
+
+      // Then the next request goes to the other instance, which holds all three streams
+      assertThat(next.first().getInstanceId()).isNotEqualTo(owner);
+      rig.fleet().gpu(owner).resume();
+      for (final StreamingRig.Story story : stories) {
+        assertThat(story.answer().get(60, TimeUnit.SECONDS).text()).isEqualTo(ExpectedText.of(story.request()));
+      }
+    }
+  }
+
+  /** Running plus queued requests of an instance, as the router's heatmap shows them. */
+  private static int work(final StreamingRig rig, final String instanceId) {
+    final InstanceScore row = rig.pipeline().routerHeatmap().row(instanceId);
+    return row.getRunningRequests() + row.getQueueLength();
   }
 
   @Test
