@@ -14,8 +14,10 @@ import java.util.Optional;
  * An instance started cold (a {@code cold} fault, else one the fleet started cold): the latency
  * of the first new request sent to it after that, against the median latency of the completed
  * requests of about its length (output tokens within {@link #LENGTH_TOLERANCE}) that other
- * instances served, sent within {@link #NEIGHBOURHOOD_MS} of it. Requests of every length count
- * while fewer than {@link #MIN_LIKE_REQUESTS} are of its length. The value is the ratio.
+ * instances served, sent within {@link #NEIGHBOURHOOD_MS} of it. While fewer than
+ * {@link #MIN_LIKE_REQUESTS} near it are of its length (a long first request: long ones are
+ * rare), those of the whole measured run are; while there are still too few, requests of every
+ * length near it. The value is the ratio.
  */
 final class ColdStartFigure {
 
@@ -42,18 +44,27 @@ final class ColdStartFigure {
     if (request == null) {
       return Figure.na("no new request was sent to " + instance + " after its cold start");
     }
+    return compared(run, instance, request);
+  }
+
+  /** The first request against warm ones, of about its length where there are enough. */
+  private static Figure compared(final PolicyRun run, final String instance, final RequestOutcome request) {
     final long sent = run.sentMs(request);
-    final List<RequestOutcome> warm = run.outcomes().stream()
+    final List<RequestOutcome> warmAnywhere = run.measured().stream()
         .filter(o -> o.status() == Status.COMPLETED && !o.instances().contains(instance))
+        .toList();
+    final List<RequestOutcome> warm = warmAnywhere.stream()
         .filter(o -> Math.abs(run.sentMs(o) - sent) <= NEIGHBOURHOOD_MS)
         .toList();
     if (warm.isEmpty()) {
       return Figure.na("no request completed on a warm instance near it");
     }
-    final List<RequestOutcome> like = warm.stream()
-        .filter(o -> Math.abs(o.outputTokens() - request.outputTokens())
-            <= LENGTH_TOLERANCE * Math.max(1, request.outputTokens()))
-        .toList();
+    List<RequestOutcome> like = ofItsLength(warm, request);
+    String scope = "of about its length";
+    if (like.size() < MIN_LIKE_REQUESTS) {
+      like = ofItsLength(warmAnywhere, request);
+      scope = "of about its length in the whole run";
+    }
     final boolean byLength = request.status() == Status.COMPLETED && like.size() >= MIN_LIKE_REQUESTS;
     final long median = new Percentiles((byLength ? like : warm).stream().map(o -> o.latency().toMillis())
         .toList()).at(50);
@@ -64,9 +75,16 @@ final class ColdStartFigure {
     final long latency = request.latency().toMillis();
     final double ratio = (double) latency / median;
     final String compared = Figure.format("%,d ms (%,d tokens) vs warm median %,d ms of %s (%.2fx)", latency,
-        request.outputTokens(), median, byLength ? like.size() + " requests of about its length"
+        request.outputTokens(), median, byLength ? like.size() + " requests " + scope
             : warm.size() + " requests", ratio);
     return Figure.of(ratio, byLength ? compared + allLengths(latency, warm) : compared);
+  }
+
+  private static List<RequestOutcome> ofItsLength(final List<RequestOutcome> warm, final RequestOutcome request) {
+    return warm.stream()
+        .filter(o -> Math.abs(o.outputTokens() - request.outputTokens())
+            <= LENGTH_TOLERANCE * Math.max(1, request.outputTokens()))
+        .toList();
   }
 
   /** The comparison with the warm median of every length, which a short first request passes more easily. */

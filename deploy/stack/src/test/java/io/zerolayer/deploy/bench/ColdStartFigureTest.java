@@ -50,6 +50,26 @@ class ColdStartFigureTest {
   }
 
   @Test
+  void shouldCompareARareLengthWithRequestsOfItsLengthFromTheWholeRun() {
+    // Given a first request of 300 tokens: near it one warm request of its length, four more later in the run
+    final RunFixture fixture = new RunFixture()
+        .fault(FaultKind.COLD, "gpu-2", 30_000, "gpu-2")
+        .dispatch("first", 1, "gpu-2", 31_000)
+        .completed("first", 31_000, 4_400, "gpu-2", 100)
+        .completed("short", 31_000, 300, "gpu-0")
+        .completed("long-near", 32_000, 4_000, "gpu-1", 100);
+    for (int i = 0; i < 4; i++) {
+      fixture.completed("long-later-" + i, 60_000 + 1_000 * i, 3_800 + 200 * i, "gpu-" + (i % 2), 95 + 5 * i);
+    }
+
+    final Figure cold = ColdStartFigure.of(fixture.run("p"));
+
+    assertThat(cold.value()).hasValue(1.1);
+    assertThat(cold.text()).isEqualTo("4,400 ms (300 tokens) vs warm median 4,000 ms of 5 requests of about its"
+        + " length in the whole run (1.10x); warm median of all 2: 300 ms (14.67x)");
+  }
+
+  @Test
   void shouldFailTheFigureWhenTheFirstRequestDidNotComplete() {
     final RunFixture fixture = new RunFixture()
         .fault(FaultKind.COLD, "gpu-2", 30_000, "gpu-2")
