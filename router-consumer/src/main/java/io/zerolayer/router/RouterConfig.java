@@ -58,7 +58,8 @@ public final class RouterConfig extends AbstractConfig {
               + " round-robin, least-outstanding, p2c (power of two choices), epp (endpoint picker).")
       .define(AVOID_AFTER_CUTOVERS, Type.INT, 2, Range.between(0, 1_000), Importance.LOW,
           "Zerolayer's policy keeps new work off an instance once this router cut this many different"
-              + " sequences away from it within " + AVOID_WINDOW_MS + "; 0 never does.")
+              + " sequences away from it within " + AVOID_WINDOW_MS + ", unless more than a third of the instances"
+              + " qualify at once; 0 never does.")
       .define(AVOID_WINDOW_MS, Type.LONG, 1_000L, Range.atLeast(1L), Importance.LOW,
           "Window in which those cut-overs count, in ms.")
       .define(AVOID_HOLD_MS, Type.LONG, 2_000L, Range.atLeast(1L), Importance.LOW,

@@ -15,13 +15,18 @@ import java.util.Set;
  * {@code hold} after the latest of them. Several of one instance's streams stalling or failing
  * together is the engine, not a stream: a stalled engine's telemetry looks as usual until its
  * counters show it, and once its sequences were moved off it even looks idle, so a load-aware
- * ranking would send new work straight into the stall. One stream's dip marks nothing. Used by
- * one router thread only.
+ * ranking would send new work straight into the stall. One stream's dip marks nothing, and
+ * neither does a slowdown of the whole fleet: while more than a third of the known instances
+ * qualify (a busy host slows every stream at once), none is marked, since sending their work to
+ * the rest would only pile it onto one or two. Used by one router thread only.
  */
 public final class RecentCutovers {
 
   private record CutAway(String sequenceId, long atMs) {
   }
+
+  /** The largest share of the known instances that may be marked at once. */
+  private static final double MAX_MARKED_SHARE = 1.0 / 3;
 
   private final int sequences;
   private final long windowMs;
@@ -60,7 +65,8 @@ public final class RecentCutovers {
   public Heatmap applyTo(final Heatmap heatmap, final long nowMs) {
     markedUntilMs.values().removeIf(until -> until <= nowMs);
     byInstance.values().removeIf(recent -> recent.peekLast().atMs() < nowMs - windowMs);
-    return markedUntilMs.isEmpty() && heatmap.cutAway().isEmpty() ? heatmap
-        : heatmap.withCutAway(markedUntilMs.keySet());
+    final int allowed = Math.max(1, (int) (MAX_MARKED_SHARE * heatmap.rows().size()));
+    final Set<String> marked = markedUntilMs.size() <= allowed ? markedUntilMs.keySet() : Set.of();
+    return marked.isEmpty() && heatmap.cutAway().isEmpty() ? heatmap : heatmap.withCutAway(marked);
   }
 }

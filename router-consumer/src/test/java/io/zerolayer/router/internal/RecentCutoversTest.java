@@ -58,6 +58,23 @@ class RecentCutoversTest {
   }
 
   @Test
+  void shouldMarkNoneWhileMoreThanAThirdOfTheFleetQualifies() {
+    final Heatmap six = heatmap(row("gpu-0", 1.0, 0), row("gpu-1", 1.0, 0), row("gpu-2", 1.0, 0),
+        row("gpu-3", 1.0, 0), row("gpu-4", 1.0, 0), row("gpu-5", 1.0, 0));
+    for (final String instance : new String[] {"gpu-0", "gpu-1"}) {
+      cutovers.cutAway(instance, instance + "-a", 0);
+      cutovers.cutAway(instance, instance + "-b", 0);
+    }
+    assertThat(cutovers.applyTo(six, 0).cutAway()).containsExactlyInAnyOrder("gpu-0", "gpu-1");
+
+    // When a third instance's streams slow down too, as when the host running them is busy
+    cutovers.cutAway("gpu-2", "gpu-2-a", 100);
+    cutovers.cutAway("gpu-2", "gpu-2-b", 100);
+
+    assertThat(cutovers.applyTo(six, 100).cutAway()).isEmpty();
+  }
+
+  @Test
   void shouldMarkNothingWhenTurnedOff() {
     final RecentCutovers off = new RecentCutovers(0, WINDOW, HOLD);
     off.cutAway("gpu-1", "a", 0);
