@@ -80,8 +80,7 @@ public final class StallRouter {
         Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()));
     cutovers.cutAway(stall.getInstanceId(), stall.getSequenceId(), now);
     final Decision decision = decider.selectBackup(profile, cutovers.applyTo(heatmap.current(), now),
-        stall.getInstanceId(),
-        stall.getReason(), stall.getEpoch());
+        stall.getInstanceId(), stall.getReason(), stall.getEpoch());
     final RoutingDecision decided = records.cutover(request.get(), stall, decision, inputTokens, now);
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (decision.dispatched()) {

@@ -66,8 +66,7 @@ final class ColdStartFigure {
       scope = "of about its length in the whole run";
     }
     final boolean byLength = request.status() == Status.COMPLETED && like.size() >= MIN_LIKE_REQUESTS;
-    final long median = new Percentiles((byLength ? like : warm).stream().map(o -> o.latency().toMillis())
-        .toList()).at(50);
+    final long median = medianMs(byLength ? like : warm);
     if (request.status() != Status.COMPLETED) {
       return Figure.never(Figure.format("first request %s; warm median %,d ms",
           request.status().name().toLowerCase(Locale.ROOT).replace('_', ' '), median));
@@ -89,8 +88,12 @@ final class ColdStartFigure {
 
   /** The comparison with the warm median of every length, which a short first request passes more easily. */
   private static String allLengths(final long latency, final List<RequestOutcome> warm) {
-    final long median = new Percentiles(warm.stream().map(o -> o.latency().toMillis()).toList()).at(50);
+    final long median = medianMs(warm);
     return Figure.format("; warm median of all %d: %,d ms (%.2fx)", warm.size(), median, (double) latency / median);
+  }
+
+  private static long medianMs(final List<RequestOutcome> requests) {
+    return new Percentiles(requests.stream().map(o -> o.latency().toMillis()).toList()).at(50);
   }
 
   private static Optional<ColdStart> coldStart(final PolicyRun run) {
