@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class HeatmapTopologyTest {
 
@@ -48,6 +50,39 @@ class HeatmapTopologyTest {
     heatmap.advance(Duration.ofMillis(200));
 
     assertThat(heatmap.rows()).isEmpty();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+      "restarted cold, 0.1, 0.0",
+      "out of service, 0.99, 1.0"})
+  void shouldPublishARowThatTakesAnInstanceOutOfNewWorksWayOnTheSampleThatShowsIt(final String what,
+      final double fragmentation, final double warmupLevel) {
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+    assertThat(heatmap.rows()).hasSize(1);
+
+    // wall clock 200 ms, between two emissions: one sample shows the change
+    heatmap.telemetry.pipeInput("gpu-1", HeatmapDriver.healthy("gpu-1", heatmap.now())
+        .setVramFragmentation(fragmentation).setKvWarmupLevel(warmupLevel).build(), heatmap.now());
+
+    final List<InstanceScore> rows = heatmap.rows();
+    assertThat(rows).hasSize(1);
+    assertThat(rows.get(0).getLastTelemetryMs()).isEqualTo(heatmap.now());
+    assertThat(rows.get(0).getWarmupLevel()).isEqualTo(warmupLevel);
+    assertThat(rows.get(0).getWeight()).isEqualTo(fragmentation > 0.92 ? 0.0 : 1.0);
+  }
+
+  @Test
+  void shouldHoldARowThatLeavesTheInstanceUsableAndWarmUntilTheNextEmission() {
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+    assertThat(heatmap.rows()).hasSize(1);
+
+    heatmap.telemetry.pipeInput("gpu-1", HeatmapDriver.healthy("gpu-1", heatmap.now())
+        .setRunningRequests(9).setVramFragmentation(0.5).build(), heatmap.now());
+    assertThat(heatmap.rows()).isEmpty();
+
+    heatmap.advance(Duration.ofMillis(200));
+    assertThat(heatmap.rows()).extracting(InstanceScore::getRunningRequests).containsExactly(9);
   }
 
   @Test

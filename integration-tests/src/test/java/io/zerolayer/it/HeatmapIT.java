@@ -67,8 +67,9 @@ class HeatmapIT {
       assertThat(ejected).map(ConsumerRecord::value)
           .filteredOn(row -> row.getInstanceId().equals("gpu-1") && row.getLastTelemetryMs() >= jumpMs)
           .allSatisfy(row -> assertThat(row.getWeight()).isZero());
-      // published at the next emission: one emit interval after gpu-1's previous row (twice, to
-      // allow for a punctuation late on this busy machine), and soon after the sample was taken
+      // published from the sample that shows it, before the next emission is due: within one emit
+      // interval of gpu-1's previous row (twice, for a record read late on this busy machine), and
+      // soon after the sample was taken
       final InstanceScore before = ejected.stream().map(ConsumerRecord::value)
           .filter(row -> row.getInstanceId().equals("gpu-1") && row.getLastTelemetryMs() < jumpMs)
           .reduce((first, second) -> second).orElseThrow();

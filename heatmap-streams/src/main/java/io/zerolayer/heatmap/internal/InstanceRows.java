@@ -4,6 +4,7 @@ import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.InstanceStatus;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.contract.avro.LatencyModel;
+import io.zerolayer.contract.score.ScoreRows;
 
 /** Maps between an instance's stored status, the state machine and its heatmap row. */
 public final class InstanceRows {
@@ -36,6 +37,18 @@ public final class InstanceRows {
     return new Signals(row.getVramFragmentation(), row.getVramFragmentation(), row.getGpuUtilization(),
         row.getTokenIntervalStddevMs(),
         row.getTcpRetransmitRate(), row.getWarmupLevel());
+  }
+
+  /**
+   * Whether going from row {@code before} to row {@code after} takes the instance out of new
+   * work's way or asks for its streams to move: it stops being usable, stops being warm (a
+   * restart), or its cadence passes the cut-over threshold. Routers and token-buffer act on such
+   * a row at once, so it is not held back until the next emission.
+   */
+  public static boolean urgent(final InstanceScore before, final InstanceScore after) {
+    return ScoreRows.usable(before) && !ScoreRows.usable(after)
+        || ScoreRows.warm(before) && !ScoreRows.warm(after)
+        || !before.getCutOverInFlight() && after.getCutOverInFlight();
   }
 
   /**

@@ -19,7 +19,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * Feeds each sample to the instance's windows, smoothed metrics and state machine; on a
  * wall-clock schedule, applies staleness and zone penalties and publishes the rows that changed,
- * so the score topic gets one record per instance and interval, not one per sample.
+ * so the score topic gets one record per instance and interval, not one per sample. A sample
+ * that takes an instance out of service, shows it restarted cold or asks for its streams to move
+ * ({@link InstanceRows#urgent}) is published at once as well: waiting for the schedule would
+ * leave routers sending it work for up to one more interval.
  * Forwards rows, status events and commands to the children named in {@link HeatmapOutputs}.
  */
 public final class ScoreInstancesProcessor implements Processor<String, InstanceTelemetry, String, Object> {
@@ -87,6 +90,9 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
     // The latency model is refitted where the row is published (each emission), not per sample.
     final InstanceScore row = InstanceRows.row(sample, signals, smoothed, assessment.machine(),
         status == null ? fitter.model(null) : status.getRow().getLatencyModel(), zoneFactor, nowMs);
+    if (status != null && InstanceRows.urgent(status.getRow(), row)) {
+      publish(id, row, nowMs);
+    }
     statuses.put(id, InstanceRows.remember(InstanceStatus.newBuilder(), assessment.machine())
         .setLatest(sample).setLastSeenMs(nowMs).setEwma(toList(smoothed)).setRow(row)
         .setDecodeFit(decodeFitter.add(status == null ? null : status.getDecodeFit(), sample.getRunningRequests(),
@@ -126,11 +132,15 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
             penalised ? settings.zonePenaltyFactor() : 1.0, nowMs);
         status = InstanceRows.remember(InstanceStatus.newBuilder(status), assessment.machine()).setRow(next).build();
         statuses.put(entry.key, status);
-        outputs.row(entry.key, next);
-        emitLag.record(Math.max(0, nowMs - next.getLastTelemetryMs()));
+        publish(entry.key, next, nowMs);
       }
     }
     lastEmitMs = nowMs;
+  }
+
+  private void publish(final String instanceId, final InstanceScore row, final long nowMs) {
+    outputs.row(instanceId, row);
+    emitLag.record(Math.max(0, nowMs - row.getLastTelemetryMs()));
   }
 
   /** An instance silent for longer than its history is kept leaves every store and the heatmap. */
