@@ -123,22 +123,24 @@ class TokenBufferTopologyTest {
   }
 
   @Test
-  void shouldHandAnAttemptTheWorkerReportedFailedToABackupAtTheNextCheck() {
+  void shouldHandAnAttemptTheWorkerReportedFailedToABackupAsSoonAsTheReportIsRead() {
     final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
         new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());
     decisions.pipeInput("seq-8", decision("seq-8", null), START);
     tokens.pipeInput("seq-8", chunk("seq-8", 0, false, "a", "b"), START.plusMillis(10));
     final TokenChunk failed = chunk("seq-8", 2, false);
     failed.setFailure("CUDA out of memory on gpu-1");
+    // wall clock START: no sweep has run since the decision
     tokens.pipeInput("seq-8", failed, START.plusMillis(20));
-
-    driver.advanceWallClockTime(Duration.ofMillis(100));
 
     final List<StallDetected> reported = stalls.readValuesToList();
     assertThat(reported).hasSize(1);
     assertThat(reported.get(0).getReason())
         .isEqualTo("the worker reported the attempt failed: CUDA out of memory on gpu-1");
     assertThat(reported.get(0).getNextIndex()).isEqualTo(2);
+    // and the sweep that follows does not report it again
+    driver.advanceWallClockTime(Duration.ofMillis(100));
+    assertThat(stalls.isEmpty()).isTrue();
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.zerolayer.tokenbuffer.internal;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
+import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +22,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * Accepts workers' token chunks into the sequence store and emits exactly the new tokens; on a
  * wall-clock schedule, reports stalled attempts (including those whose owner the heatmap ejected
- * or asks to cut over) and removes old finished sequences.
+ * or asks to cut over) and removes old finished sequences. An attempt its worker reports failed
+ * is reported as soon as the report is read.
  */
 public final class AcceptTokensProcessor implements Processor<String, TokenChunk, String, SpecificRecord> {
 
@@ -73,6 +75,10 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
       return;
     }
     sequences.put(record.key(), step.state());
+    if (wiring.cutover() && step.state().getAttemptFailure() != null) {
+      // The worker said the attempt is lost: its backup need not wait for the next sweep.
+      sweeper.check(sequences, record.key(), step.state(), nowMs, owners(), this::reportStall);
+    }
     if (step.response() != null) {
       if (step.state().getStatus() == SequenceStatus.FINISHED) {
         meters.finished();
@@ -83,10 +89,17 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   }
 
   private void sweep(final long nowMs) {
-    sweeper.sweep(sequences, nowMs, new OwnerHealth(scores::get, this::allScores), (key, stall) -> {
-      meters.stalled();
-      context.forward(new Record<String, SpecificRecord>(key, stall, nowMs, new RecordHeaders()), wiring.stalls());
-    });
+    sweeper.sweep(sequences, nowMs, owners(), this::reportStall);
+  }
+
+  private OwnerHealth owners() {
+    return new OwnerHealth(scores::get, this::allScores);
+  }
+
+  private void reportStall(final String key, final StallDetected stall) {
+    meters.stalled();
+    context.forward(new Record<String, SpecificRecord>(key, stall, stall.getDetectedAtMs(), new RecordHeaders()),
+        wiring.stalls());
   }
 
   private Iterator<InstanceScore> allScores() {

@@ -65,7 +65,8 @@ final class SequenceSweeper {
     windows.keySet().retainAll(streaming);
   }
 
-  private void check(final KeyValueStore<String, SequenceState> sequences, final String key,
+  /** Checks one streaming sequence now and reports it if it stalled, as a sweep would. */
+  void check(final KeyValueStore<String, SequenceState> sequences, final String key,
       final SequenceState sequence, final long nowMs, final OwnerHealth owners,
       final BiConsumer<String, StallDetected> stalls) {
     final String reason = detector.check(sequence, windows.computeIfAbsent(key, k -> new StallDetector.Window()),
