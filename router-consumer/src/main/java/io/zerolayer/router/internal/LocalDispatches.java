@@ -43,7 +43,7 @@ public final class LocalDispatches {
       }
       return times.isEmpty();
     });
-    return new Heatmap(rows, heatmap.version(), heatmap.cutAway());
+    return heatmap.withLoad(rows);
   }
 
   /**

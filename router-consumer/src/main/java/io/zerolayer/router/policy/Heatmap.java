@@ -1,5 +1,7 @@
 package io.zerolayer.router.policy;
 
+import static java.util.Objects.requireNonNull;
+
 import io.zerolayer.contract.avro.InstanceScore;
 import java.util.Collection;
 import java.util.Map;
@@ -8,23 +10,36 @@ import java.util.Set;
 /**
  * An immutable snapshot of the heatmap: the latest row of every instance, and what this router
  * saw itself that the rows may not show yet.
- *
- * @param rows rows by instance id
- * @param version increases with every update the view applied
- * @param cutAway instances this router has just cut several sequences away from: their rows may
- *     still look fine (a stalled engine reports as usual until its counters show it), so a
- *     latency-aware policy keeps new work off them while it can
  */
-public record Heatmap(Map<String, InstanceScore> rows, long version, Set<String> cutAway) {
+public final class Heatmap {
 
-  public Heatmap {
-    rows = Map.copyOf(rows);
-    cutAway = Set.copyOf(cutAway);
+  private final Map<String, InstanceScore> rows;
+  private final long version;
+  private final Set<String> cutAway;
+  private final PeerModels.Memo peers;
+
+  /**
+   * @param rows rows by instance id
+   * @param version increases with every update the view applied
+   * @param cutAway instances this router has just cut several sequences away from: their rows may
+   *     still look fine (a stalled engine reports as usual until its counters show it), so a
+   *     latency-aware policy keeps new work off them while it can
+   */
+  public Heatmap(final Map<String, InstanceScore> rows, final long version, final Set<String> cutAway) {
+    this(rows, version, cutAway, null);
   }
 
   /** A snapshot of the rows alone, with nothing cut away. */
   public Heatmap(final Map<String, InstanceScore> rows, final long version) {
     this(rows, version, Set.of());
+  }
+
+  private Heatmap(final Map<String, InstanceScore> rows, final long version, final Set<String> cutAway,
+      final PeerModels.Memo peers) {
+    this.rows = Map.copyOf(requireNonNull(rows, "rows"));
+    this.version = version;
+    this.cutAway = Set.copyOf(requireNonNull(cutAway, "cutAway"));
+    this.peers = peers == null ? new PeerModels.Memo(this.rows.values()) : peers;
   }
 
   /** The empty heatmap, before anything was read. */
@@ -34,7 +49,27 @@ public record Heatmap(Map<String, InstanceScore> rows, long version, Set<String>
 
   /** The same rows with these instances marked as just cut away from. */
   public Heatmap withCutAway(final Set<String> instanceIds) {
-    return new Heatmap(rows, version, instanceIds);
+    return new Heatmap(rows, version, instanceIds, peers);
+  }
+
+  /**
+   * The same snapshot with these rows in place of its own, which differ from them in load alone
+   * (running and queued requests), not in their latency models.
+   */
+  public Heatmap withLoad(final Map<String, InstanceScore> loadedRows) {
+    return new Heatmap(loadedRows, version, cutAway, peers);
+  }
+
+  public Map<String, InstanceScore> rows() {
+    return rows;
+  }
+
+  public long version() {
+    return version;
+  }
+
+  public Set<String> cutAway() {
+    return cutAway;
   }
 
   /** The row of one instance, or null. */
@@ -44,5 +79,10 @@ public record Heatmap(Map<String, InstanceScore> rows, long version, Set<String>
 
   public Collection<InstanceScore> all() {
     return rows.values();
+  }
+
+  /** The pooled latency models of this snapshot's instances, worked out once per snapshot. */
+  PeerModels peerModels() {
+    return peers.get();
   }
 }

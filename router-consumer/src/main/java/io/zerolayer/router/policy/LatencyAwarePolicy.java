@@ -21,12 +21,12 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
     final List<Candidate> healthy = new ArrayList<>();
     final List<Candidate> penalisedZones = new ArrayList<>();
     final List<Candidate> cutAway = new ArrayList<>();
-    final PeerModels peers = new PeerModels(heatmap);
+    final PeerModels peers = heatmap.peerModels();
     for (final InstanceScore row : heatmap.all()) {
       if (!ScoreRows.usable(row)) {
         continue;
       }
-      final double latency = LatencyPredictor.latencyMs(peers.predictable(row), request);
+      final double latency = LatencyPredictor.latencyMs(row, peers.of(row), request);
       final Candidate candidate = new Candidate(row.getInstanceId(), latency, latency / row.getWeight());
       if (heatmap.cutAway().contains(row.getInstanceId())) {
         cutAway.add(candidate);

@@ -20,7 +20,11 @@ public final class LatencyPredictor {
    * slower; until then, the latency model's average cost per output token is used.
    */
   public static double serviceMs(final InstanceScore row, final RequestProfile request) {
-    final LatencyModel model = row.getLatencyModel();
+    return serviceMs(row, row.getLatencyModel(), request);
+  }
+
+  /** {@link #serviceMs(InstanceScore, RequestProfile)} with {@code model} in place of the row's own. */
+  static double serviceMs(final InstanceScore row, final LatencyModel model, final RequestProfile request) {
     if (!knowsDecodeStep(model)) {
       return Math.max(0.0, model.getLatencyInterceptMs()
           + model.getLatencyPerInputTokenMs() * request.inputTokens()
@@ -41,10 +45,13 @@ public final class LatencyPredictor {
    * running batch completes typical requests.
    */
   public static double queueWaitMs(final InstanceScore row) {
+    return queueWaitMs(row, row.getLatencyModel());
+  }
+
+  private static double queueWaitMs(final InstanceScore row, final LatencyModel model) {
     if (row.getQueueLength() <= 0) {
       return 0.0;
     }
-    final LatencyModel model = row.getLatencyModel();
     final double typicalMs = model.getLatencyInterceptMs()
         + model.getLatencyPerInputTokenMs() * TYPICAL_INPUT_TOKENS
         + model.getLatencyPerOutputTokenMs() * TYPICAL_OUTPUT_TOKENS;
@@ -53,6 +60,11 @@ public final class LatencyPredictor {
 
   /** Queue wait plus service time. */
   public static double latencyMs(final InstanceScore row, final RequestProfile request) {
-    return queueWaitMs(row) + serviceMs(row, request);
+    return latencyMs(row, row.getLatencyModel(), request);
+  }
+
+  /** {@link #latencyMs(InstanceScore, RequestProfile)} with {@code model} in place of the row's own. */
+  static double latencyMs(final InstanceScore row, final LatencyModel model, final RequestProfile request) {
+    return queueWaitMs(row, model) + serviceMs(row, model, request);
   }
 }

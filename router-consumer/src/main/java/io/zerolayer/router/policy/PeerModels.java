@@ -2,40 +2,92 @@ package io.zerolayer.router.policy;
 
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.LatencyModel;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
- * Stands in for what an instance's own fit does not know yet: an instance without completions
- * is predicted with the latency model of its best-known peer (the instance of the same model with
- * the most completions behind its fit), and one without a decode-step fit with the peer's step.
- * Without this, an instance that has served nothing yet keeps the configured defaults, which
- * can make it look slower than the rest of the fleet, so it is never picked and never learns.
+ * One latency model per served model. Instances of one model decode alike, but each one's own
+ * fit is noisy: a decode-step slope fitted over the few batch sizes an instance saw in its first
+ * seconds came out anywhere from 0.06 to 0.65 ms per sequence in one benchmark run (the
+ * simulated engines all take 0.5), and ranked by those fits the router kept sending a low-slope
+ * instance work far past its share. So every instance of a model is predicted with the median of
+ * its peers' fitted coefficients (of those with completions; for the decode step, of those with a
+ * step fit), and instances differ by what the heatmap measures live: running and queued
+ * requests, weight and zone. One that is slower than its peers holds its sequences longer, and
+ * its running count keeps new work off it. An instance that has served nothing yet is predicted
+ * like its peers too, not with the configured defaults that could keep it idle.
  */
 final class PeerModels {
 
-  private final Map<String, LatencyModel> bestByModel = new HashMap<>();
+  /**
+   * Works the pooled models of a snapshot out when first asked, once: a router ranks every
+   * instance for every request, and the medians of a large fleet cost more than the ranking.
+   * The rows of a snapshot's copies with more load on them keep their latency models, so the
+   * copies share the memo.
+   */
+  static final class Memo {
+    private final Collection<InstanceScore> rows;
+    private volatile PeerModels models;
 
-  PeerModels(final Heatmap heatmap) {
-    for (final InstanceScore row : heatmap.all()) {
-      final LatencyModel model = row.getLatencyModel();
-      final LatencyModel best = bestByModel.get(row.getModel());
-      if (model.getSamples() > 0 && (best == null || model.getSamples() > best.getSamples())) {
-        bestByModel.put(row.getModel(), model);
+    Memo(final Collection<InstanceScore> rows) {
+      this.rows = rows;
+    }
+
+    PeerModels get() {
+      PeerModels current = models;
+      if (current == null) {
+        current = new PeerModels(rows);
+        models = current;
       }
+      return current;
     }
   }
 
-  /** The row as it is predicted: with the peer's model or step where its own is unknown. */
-  InstanceScore predictable(final InstanceScore row) {
-    final LatencyModel own = row.getLatencyModel();
-    final LatencyModel peer = bestByModel.get(row.getModel());
-    if (peer == null || own.getSamples() > 0 && LatencyPredictor.knowsDecodeStep(own)) {
-      return row;
+  private final Map<String, LatencyModel> byModel = new HashMap<>();
+
+  PeerModels(final Collection<InstanceScore> rows) {
+    final Map<String, List<LatencyModel>> all = new HashMap<>();
+    for (final InstanceScore row : rows) {
+      all.computeIfAbsent(row.getModel(), model -> new ArrayList<>()).add(row.getLatencyModel());
     }
-    final LatencyModel model = own.getSamples() == 0 ? peer
-        : LatencyModel.newBuilder(own).setDecodeStepBaseMs(peer.getDecodeStepBaseMs())
-            .setDecodeStepPerSequenceMs(peer.getDecodeStepPerSequenceMs()).build();
-    return InstanceScore.newBuilder(row).setLatencyModel(model).build();
+    all.forEach((model, fits) -> byModel.put(model, pooled(fits)));
+  }
+
+  /** The latency model the row's instance is predicted with: its model's pooled fit. */
+  LatencyModel of(final InstanceScore row) {
+    return byModel.getOrDefault(row.getModel(), row.getLatencyModel());
+  }
+
+  /**
+   * The medians of the fits; where no instance has completions yet, the defaults they all
+   * carry; where none has a decode-step fit, no step.
+   */
+  private static LatencyModel pooled(final List<LatencyModel> fits) {
+    final List<LatencyModel> completed = fits.stream().filter(fit -> fit.getSamples() > 0).toList();
+    final LatencyModel.Builder model = LatencyModel.newBuilder(fits.get(0));
+    if (!completed.isEmpty()) {
+      model.setLatencyInterceptMs(median(completed, LatencyModel::getLatencyInterceptMs))
+          .setLatencyPerInputTokenMs(median(completed, LatencyModel::getLatencyPerInputTokenMs))
+          .setLatencyPerOutputTokenMs(median(completed, LatencyModel::getLatencyPerOutputTokenMs))
+          .setTtftInterceptMs(median(completed, LatencyModel::getTtftInterceptMs))
+          .setTtftPerInputTokenMs(median(completed, LatencyModel::getTtftPerInputTokenMs))
+          .setTtftPerOutputTokenMs(median(completed, LatencyModel::getTtftPerOutputTokenMs))
+          .setSamples(completed.stream().mapToLong(LatencyModel::getSamples).sum());
+    }
+    final List<LatencyModel> stepped = fits.stream().filter(LatencyPredictor::knowsDecodeStep).toList();
+    return model.setDecodeStepBaseMs(stepped.isEmpty() ? 0.0 : median(stepped, LatencyModel::getDecodeStepBaseMs))
+        .setDecodeStepPerSequenceMs(stepped.isEmpty() ? 0.0
+            : median(stepped, LatencyModel::getDecodeStepPerSequenceMs))
+        .build();
+  }
+
+  private static double median(final List<LatencyModel> fits, final ToDoubleFunction<LatencyModel> coefficient) {
+    final double[] values = fits.stream().mapToDouble(coefficient).sorted().toArray();
+    final int middle = values.length / 2;
+    return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
   }
 }

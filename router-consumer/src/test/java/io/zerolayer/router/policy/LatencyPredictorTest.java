@@ -50,8 +50,41 @@ class LatencyPredictorTest {
 
     assertThat(new LatencyAwarePolicy().rank(REQUEST, Rows.heatmap(fitted, fresh)))
         .extracting(Candidate::instanceId).containsExactly("new", "fitted");
-    assertThat(new PeerModels(Rows.heatmap(fitted, fresh)).predictable(fresh).getLatencyModel())
-        .isEqualTo(fitted.getLatencyModel());
+    assertThat(Rows.heatmap(fitted, fresh).peerModels().of(fresh)).isEqualTo(fitted.getLatencyModel());
+  }
+
+  @Test
+  void shouldRankInstancesOfOneModelByTheMedianOfTheirFitsNotEachOnesOwn() {
+    // Three equal engines; "flat" fitted its slope over a few batch sizes and came out at
+    // 0.06 ms per sequence. By its own fit it would look cheapest with 10 sequences running.
+    final InstanceScore flat = fitted(withDecodeStep(loaded("flat", 10, 0), 11.4, 0.06));
+    final InstanceScore steep = fitted(withDecodeStep(loaded("steep", 3, 0), 10.5, 0.65));
+    final InstanceScore right = fitted(withDecodeStep(loaded("right", 5, 0), 10.0, 0.5));
+    final Heatmap heatmap = Rows.heatmap(flat, steep, right);
+
+    assertThat(new LatencyAwarePolicy().rank(REQUEST, heatmap)).extracting(Candidate::instanceId)
+        .containsExactly("steep", "right", "flat");
+    final LatencyModel pooled = heatmap.peerModels().of(flat);
+    assertThat(pooled.getDecodeStepBaseMs()).isEqualTo(10.5);
+    assertThat(pooled.getDecodeStepPerSequenceMs()).isEqualTo(0.5);
+    assertThat(pooled.getSamples()).isEqualTo(300L);
+  }
+
+  @Test
+  void shouldKeepTheFitsOfDifferentModelsApart() {
+    final InstanceScore small = fitted(withDecodeStep(loaded("small", 0, 0), 8, 0.5));
+    final InstanceScore large = fitted(withDecodeStep(loaded("large", 0, 0), 30, 2));
+    large.setModel("sim-70b");
+
+    final PeerModels peers = Rows.heatmap(small, large).peerModels();
+
+    assertThat(peers.of(small).getDecodeStepBaseMs()).isEqualTo(8.0);
+    assertThat(peers.of(large).getDecodeStepBaseMs()).isEqualTo(30.0);
+  }
+
+  private static InstanceScore fitted(final InstanceScore row) {
+    row.getLatencyModel().setSamples(100L);
+    return row;
   }
 
   private static InstanceScore withDecodeStep(final InstanceScore row, final double baseMs,
