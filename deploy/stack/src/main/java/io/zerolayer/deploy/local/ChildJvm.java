@@ -10,19 +10,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A JVM started by this one, run under {@link ParentGuard} so that it ends when this JVM dies, with
- * its stdout and stderr in {@code <workDir>/<name>.log}. A shutdown hook stops it when this JVM
- * exits (Ctrl-C included).
+ * its stdout and stderr in {@code <workDir>/<name>.log}, in a session of its own. A shutdown hook
+ * stops it when this JVM exits (Ctrl-C included).
  */
 public final class ChildJvm implements AutoCloseable {
 
   private static final Duration GRACE = Duration.ofSeconds(15);
   private static final int TAIL_LINES = 40;
+  private static final Path SETSID = Path.of("/usr/bin/setsid");
 
   private final String name;
   private final Process process;
@@ -42,8 +44,8 @@ public final class ChildJvm implements AutoCloseable {
     requireNonNull(spec, "spec");
     requireNonNull(workDir, "workDir");
     final Path logFile = workDir.toAbsolutePath().resolve(spec.name() + ".log");
-    final List<String> command = spec.commandLine(javaLauncher(), parentGuardLocation(),
-        ProcessHandle.current().pid());
+    final List<String> command = inOwnSession(spec.commandLine(javaLauncher(), parentGuardLocation(),
+        ProcessHandle.current().pid()));
     try {
       Files.createDirectories(workDir);
       Files.writeString(logFile, "# " + String.join(" ", command) + System.lineSeparator(),
@@ -60,6 +62,21 @@ public final class ChildJvm implements AutoCloseable {
           + e.getMessage() + ". Check that the work dir " + workDir + " is writable and that Java is installed.",
           e);
     }
+  }
+
+  /**
+   * A terminal's Ctrl-C signals its whole foreground process group. A broker or registry in that
+   * group would die at once, before the apps that still talk to it have stopped, and each app
+   * would then wait out its close timeout against a broker that is gone. So where setsid(1) is
+   * there, the child gets a session of its own and only this JVM stops it, in its caller's order.
+   */
+  private static List<String> inOwnSession(final List<String> command) {
+    if (!Files.isExecutable(SETSID)) {
+      return command;
+    }
+    final List<String> wrapped = new ArrayList<>(List.of(SETSID.toString(), "--wait"));
+    wrapped.addAll(command);
+    return wrapped;
   }
 
   public long pid() {
