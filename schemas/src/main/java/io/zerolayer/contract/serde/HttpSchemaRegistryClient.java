@@ -14,7 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.apache.avro.Schema;
 
 /** {@link SchemaRegistryClient} over the Confluent REST API, with id and schema caches. */
@@ -27,11 +30,16 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   private static final long FIRST_BACKOFF_MS = 100;
 
   private final ObjectMapper json = new ObjectMapper();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+  /**
+   * HTTP/1.1, as registries are served: the default would offer an h2c upgrade, and over HTTP/2
+   * a burst of calls fails with "too many concurrent streams" beyond the server's stream limit.
+   */
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(TIMEOUT).build();
   private final String baseUrl;
   private final String authorization;
-  private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
-  private final Map<SubjectSchema, Integer> idsBySubjectAndSchema = new ConcurrentHashMap<>();
+  private final Map<Integer, CompletableFuture<Schema>> schemasById = new ConcurrentHashMap<>();
+  private final Map<SubjectSchema, CompletableFuture<Integer>> idsBySubjectAndSchema = new ConcurrentHashMap<>();
 
   /** Cache key; Avro caches a schema's hash, and equal instances compare by identity first. */
   private record SubjectSchema(String subject, Schema schema) {
@@ -44,41 +52,55 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         : "Basic " + Base64.getEncoder().encodeToString(basicAuthUserInfo.getBytes(StandardCharsets.UTF_8));
   }
 
-  // The HTTP calls run outside the maps, so a slow registry blocks only the callers that need it.
-
   @Override
   public int register(final String subject, final Schema schema) {
-    final SubjectSchema key = new SubjectSchema(subject, schema);
-    final Integer known = idsBySubjectAndSchema.get(key);
-    if (known != null) {
-      return known;
-    }
-    final int id = send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema)).path("id").asInt();
-    idsBySubjectAndSchema.putIfAbsent(key, id);
-    return id;
+    return cached(idsBySubjectAndSchema, new SubjectSchema(subject, schema),
+        () -> send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema)).path("id").asInt());
   }
 
   @Override
   public int idOf(final String subject, final Schema schema) {
-    final SubjectSchema key = new SubjectSchema(subject, schema);
-    final Integer known = idsBySubjectAndSchema.get(key);
-    if (known != null) {
-      return known;
-    }
-    final int id = send("POST", "/subjects/" + encode(subject), schemaBody(schema)).path("id").asInt();
-    idsBySubjectAndSchema.putIfAbsent(key, id);
-    return id;
+    return cached(idsBySubjectAndSchema, new SubjectSchema(subject, schema),
+        () -> send("POST", "/subjects/" + encode(subject), schemaBody(schema)).path("id").asInt());
   }
 
   @Override
   public Schema schemaById(final int id) {
-    final Schema known = schemasById.get(id);
+    return cached(schemasById, id,
+        () -> new Schema.Parser().parse(send("GET", "/schemas/ids/" + id, null).path("schema").asText()));
+  }
+
+  /**
+   * The cached answer, or the answer of one call: callers that miss together wait for the first
+   * one's call instead of each sending their own (a fleet's first records all miss at once). A
+   * failed call is not cached: its waiters get its failure, and the next caller tries again.
+   */
+  private static <K, V> V cached(final Map<K, CompletableFuture<V>> cache, final K key, final Supplier<V> call) {
+    final CompletableFuture<V> mine = new CompletableFuture<>();
+    final CompletableFuture<V> known = cache.putIfAbsent(key, mine);
     if (known != null) {
-      return known;
+      return await(known);
     }
-    final Schema schema = new Schema.Parser().parse(send("GET", "/schemas/ids/" + id, null).path("schema").asText());
-    schemasById.putIfAbsent(id, schema);
-    return schema;
+    try {
+      final V value = call.get();
+      mine.complete(value);
+      return value;
+    } catch (final RuntimeException e) {
+      cache.remove(key, mine);
+      mine.completeExceptionally(e);
+      throw e;
+    }
+  }
+
+  private static <V> V await(final CompletableFuture<V> call) {
+    try {
+      return call.join();
+    } catch (final CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
   }
 
   @Override
