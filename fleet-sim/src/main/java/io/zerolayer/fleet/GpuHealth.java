@@ -1,7 +1,9 @@
 package io.zerolayer.fleet;
 
+import io.zerolayer.contract.score.ScoreRows;
+
 /**
- * What has happened to one simulated GPU: how far it has loaded its weights, since when its KV cache is
+ * What has happened to one simulated GPU: how far it has warmed up, since when its KV cache is
  * out of memory, how much of its traffic the network loses, whether it is stalled or crashed,
  * and which life (process start) it is in. Times are epoch milliseconds of the GPU's clock.
  * Writers are serialised; readers see each field's latest value.
@@ -28,21 +30,27 @@ final class GpuHealth {
       throw new IllegalArgumentException("warmUpMs must be positive, was " + warmUpMs);
     }
     this.warmUpMs = warmUpMs;
-    this.warmingSinceMs = warm ? nowMs - warmUpMs : NEVER;
+    // A warm one is past its KV cache's warm-up too.
+    this.warmingSinceMs = warm ? nowMs - (long) Math.ceil(warmUpMs / ScoreRows.WARM_LEVEL) : NEVER;
   }
 
-  /** Share of the weights loaded: 0 = cold, 1 = warm and serving. */
+  /**
+   * The warm-up level as the heatmap reads it (DESIGN section 5): 0 = cold; it reaches
+   * {@link ScoreRows#WARM_LEVEL} as the weight load completes and the GPU starts serving, and 1
+   * as the KV cache fills, rising at the same pace.
+   */
   double warmupLevel(final long nowMs) {
     final long since = warmingSinceMs;
     if (since == NEVER) {
       return 0.0;
     }
-    return Math.max(0.0, Math.min(1.0, (double) (nowMs - since) / warmUpMs));
+    return Math.max(0.0, Math.min(1.0, ScoreRows.WARM_LEVEL * ((double) (nowMs - since) / warmUpMs)));
   }
 
   /** Whether the weights are loaded at {@code nowMs}. */
   boolean warm(final long nowMs) {
-    return warmupLevel(nowMs) >= 1.0;
+    final long since = warmingSinceMs;
+    return since != NEVER && nowMs - since >= warmUpMs;
   }
 
   /** Starts the weight load, unless it is loading or loaded already. */
