@@ -76,6 +76,10 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
    * failed call is not cached: its waiters get its failure, and the next caller tries again.
    */
   private static <K, V> V cached(final Map<K, CompletableFuture<V>> cache, final K key, final Supplier<V> call) {
+    final CompletableFuture<V> cachedCall = cache.get(key);
+    if (cachedCall != null) {
+      return await(cachedCall);
+    }
     final CompletableFuture<V> mine = new CompletableFuture<>();
     final CompletableFuture<V> known = cache.putIfAbsent(key, mine);
     if (known != null) {

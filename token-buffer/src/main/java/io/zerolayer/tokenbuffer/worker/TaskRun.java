@@ -61,7 +61,12 @@ final class TaskRun implements Runnable, TokenSink {
       outcome = CompletionOutcome.CANCELLED;
       finishReason = "cancelled";
     } catch (final Exception e) {
-      LOG.warn("Generation of {} (epoch {}) failed", task.getSequenceId(), task.getEpoch(), e);
+      if (e instanceof RuntimeException) {
+        LOG.error("Generation of {} (epoch {}) failed unexpectedly", task.getSequenceId(), task.getEpoch(), e);
+      } else {
+        // The engine's own report (a fault, the server's error answer): its message says what failed.
+        LOG.warn("Generation of {} (epoch {}) failed: {}", task.getSequenceId(), task.getEpoch(), e.toString());
+      }
       outcome = CompletionOutcome.FAILED;
       finishReason = "error";
       // Said at once, so that the sequence moves to a backup now rather than after a timeout.
