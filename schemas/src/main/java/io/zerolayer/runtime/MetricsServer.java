@@ -24,7 +24,7 @@ public final class MetricsServer implements AutoCloseable {
    */
   public MetricsServer(final String app, final Consumer<Javalin> routes) {
     requireNonNull(app, "app");
-    registry.config().commonTags("app", app);
+    registry.config().commonTags("app", app).meterFilter(new StateStoreTags());
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     http = Javalin.create(config -> config.showJavalinBanner = false);
