@@ -31,6 +31,14 @@ final class DecisionLog implements AutoCloseable {
             Collectors.mapping(ConsumerRecord::value, Collectors.toList())));
   }
 
+  /**
+   * Whether this is its sequence's first decision: epoch 1 when it was dispatched, epoch 0 when
+   * it was refused at once (a throttle while the heatmap has every instance out of service).
+   */
+  static boolean isFirst(final RoutingDecision decision) {
+    return decision.getEpoch() <= 1;
+  }
+
   /** Every decision read so far. */
   List<RoutingDecision> all() {
     return collector.records().stream().map(ConsumerRecord::value).toList();
