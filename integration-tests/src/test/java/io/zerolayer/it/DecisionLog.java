@@ -39,6 +39,12 @@ final class DecisionLog implements AutoCloseable {
     return decision.getEpoch() <= 1;
   }
 
+  /** A sequence's decisions read so far, one line each (epoch, outcome, reason), for failure messages. */
+  String describe(final String sequenceId) {
+    return all().stream().filter(d -> d.getSequenceId().equals(sequenceId))
+        .map(d -> d.getEpoch() + " " + d.getOutcome() + ": " + d.getReason()).toList().toString();
+  }
+
   /** Every decision read so far. */
   List<RoutingDecision> all() {
     return collector.records().stream().map(ConsumerRecord::value).toList();

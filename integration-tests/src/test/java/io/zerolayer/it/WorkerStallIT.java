@@ -141,9 +141,7 @@ class WorkerStallIT {
       throws Exception {
     final Response response = story.answer().get(60, TimeUnit.SECONDS);
     final String expected = ExpectedText.of(story.request());
-    final String decided = rig.decisions().all().stream()
-        .filter(d -> d.getSequenceId().equals(story.request().getSequenceId()))
-        .map(d -> d.getEpoch() + " " + d.getOutcome() + ": " + d.getReason()).toList().toString();
+    final String decided = rig.decisions().describe(story.request().getSequenceId());
     if (response.outcome() == RoutingOutcome.THROTTLED) {
       assertThat(expected).as("throttled %s, decisions %s", story.request().getSequenceId(), decided)
           .startsWith(response.text());
