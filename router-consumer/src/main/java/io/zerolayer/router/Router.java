@@ -8,6 +8,7 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.HeatmapView;
+import io.zerolayer.router.internal.LocalDispatches;
 import io.zerolayer.router.internal.PollTransaction;
 import io.zerolayer.router.internal.RecentCutovers;
 import io.zerolayer.router.internal.RecordWriter;
@@ -17,6 +18,7 @@ import io.zerolayer.router.internal.RequestRouter;
 import io.zerolayer.router.internal.RequestValidator;
 import io.zerolayer.router.internal.RouterMeters;
 import io.zerolayer.router.internal.RouterRecords;
+import io.zerolayer.router.internal.StallDecider;
 import io.zerolayer.router.internal.StallRouter;
 import io.zerolayer.router.internal.TransactionMeters;
 import io.zerolayer.router.policy.Heatmap;
@@ -87,13 +89,14 @@ public final class Router implements AutoCloseable {
     final RouterMeters meters = new RouterMeters(registry);
     final RecentCutovers cutovers = new RecentCutovers(config.avoidAfterCutovers(), config.avoidWindow(),
         config.avoidHold());
+    final LocalDispatches dispatches = new LocalDispatches();
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
         new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars(),
-            internalTopics(cluster)), tenants, decider, cutovers),
+            internalTopics(cluster)), tenants, decider, dispatches, cutovers),
         heatmap, records, writer, meters);
     lookup = new RequestLookup(cluster, serdes);
-    stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, decider, heatmap, records, writer, meters,
-        cutovers);
+    stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, new StallDecider(decider, dispatches, cutovers),
+        heatmap, records, writer, meters);
     transaction = new PollTransaction(consumer, producer, new TransactionMeters(registry));
     clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));
     clientMetrics.forEach(m -> m.bindTo(registry));

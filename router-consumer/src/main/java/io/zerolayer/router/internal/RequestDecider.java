@@ -32,17 +32,19 @@ public final class RequestDecider {
   private final TenantLimiter limiter = new TenantLimiter();
   private final PromptText promptText = new PromptText();
   private final Decider decider;
-  private final LocalDispatches dispatches = new LocalDispatches();
+  private final LocalDispatches dispatches;
   private final RecentCutovers cutovers;
 
   /**
+   * @param dispatches this router's dispatches the heatmap has not shown yet, shared with the stall path
    * @param cutovers the instances the stall path cut sequences away from
    */
   public RequestDecider(final RequestValidator validator, final TenantDirectory tenants, final Decider decider,
-      final RecentCutovers cutovers) {
+      final LocalDispatches dispatches, final RecentCutovers cutovers) {
     this.validator = requireNonNull(validator, "validator");
     this.tenants = requireNonNull(tenants, "tenants");
     this.decider = requireNonNull(decider, "decider");
+    this.dispatches = requireNonNull(dispatches, "dispatches");
     this.cutovers = requireNonNull(cutovers, "cutovers");
   }
 

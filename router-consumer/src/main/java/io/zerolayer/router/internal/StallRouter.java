@@ -32,20 +32,16 @@ public final class StallRouter {
   private final TopicCatalogue catalogue;
   private final Deserializer<StallDetected> stalls;
   private final RequestLookup lookup;
-  private final Decider decider;
+  private final StallDecider decider;
   private final PromptText promptText = new PromptText();
   private final HeatmapView heatmap;
   private final RouterRecords records;
   private final RecordWriter writer;
   private final RouterMeters meters;
-  private final RecentCutovers cutovers;
 
-  /**
-   * @param cutovers where each cut-over is noted, shared with the request path
-   */
   public StallRouter(final TopicCatalogue catalogue, final ContractSerdes serdes, final RequestLookup lookup,
-      final Decider decider, final HeatmapView heatmap, final RouterRecords records, final RecordWriter writer,
-      final RouterMeters meters, final RecentCutovers cutovers) {
+      final StallDecider decider, final HeatmapView heatmap, final RouterRecords records, final RecordWriter writer,
+      final RouterMeters meters) {
     this.catalogue = requireNonNull(catalogue, "catalogue");
     this.stalls = serdes.value(Topics.STALLS).deserializer();
     this.lookup = requireNonNull(lookup, "lookup");
@@ -54,7 +50,6 @@ public final class StallRouter {
     this.records = requireNonNull(records, "records");
     this.writer = requireNonNull(writer, "writer");
     this.meters = requireNonNull(meters, "meters");
-    this.cutovers = requireNonNull(cutovers, "cutovers");
   }
 
   /** Cuts the stalled attempt over, through the producer (inside an open transaction). */
@@ -78,9 +73,8 @@ public final class StallRouter {
     final int inputTokens = promptText.tokens(prompt);
     final RequestProfile profile = new RequestProfile(stall.getSequenceId(), inputTokens,
         Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()));
-    cutovers.cutAway(stall.getInstanceId(), stall.getSequenceId(), now);
-    final Decision decision = decider.selectBackup(profile, cutovers.applyTo(heatmap.current(), now),
-        stall.getInstanceId(), stall.getReason(), stall.getEpoch());
+    final Decision decision = decider.decide(profile, heatmap.current(), stall.getInstanceId(), stall.getReason(),
+        stall.getEpoch(), now);
     final RoutingDecision decided = records.cutover(request.get(), stall, decision, inputTokens, now);
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (decision.dispatched()) {

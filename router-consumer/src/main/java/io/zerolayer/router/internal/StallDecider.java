@@ -1,0 +1,48 @@
+package io.zerolayer.router.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.router.policy.Heatmap;
+import io.zerolayer.router.policy.RequestProfile;
+
+/**
+ * Stage 1 of a cut-over, with no Kafka types: notes the cut-away, picks the backup on the
+ * heatmap with this router's unseen dispatches counted in, and counts the backup's own dispatch
+ * in turn. The streams of an ejected or stalled instance are reported in one burst and all read
+ * the same heatmap; counting each backup's dispatch keeps the burst from landing on the one
+ * instance that ranked best before it. Shares its dispatches and cut-aways with the request
+ * path, so new requests see the resumed streams too. Used by one router thread only.
+ */
+public final class StallDecider {
+
+  private final Decider decider;
+  private final LocalDispatches dispatches;
+  private final RecentCutovers cutovers;
+
+  /**
+   * @param dispatches this router's dispatches the heatmap has not shown yet, shared with the request path
+   * @param cutovers the instances the router cut sequences away from, shared with the request path
+   */
+  public StallDecider(final Decider decider, final LocalDispatches dispatches, final RecentCutovers cutovers) {
+    this.decider = requireNonNull(decider, "decider");
+    this.dispatches = requireNonNull(dispatches, "dispatches");
+    this.cutovers = requireNonNull(cutovers, "cutovers");
+  }
+
+  /**
+   * @param sequence the rest of the stalled sequence: its prompt and the tokens it may still generate
+   * @param stalledInstance where the attempt stalled; never the backup
+   * @param why the stall report's reason
+   * @param stalledEpoch the epoch of the attempt that stalled
+   */
+  public Decision decide(final RequestProfile sequence, final Heatmap heatmap, final String stalledInstance,
+      final String why, final int stalledEpoch, final long nowMs) {
+    cutovers.cutAway(stalledInstance, sequence.sequenceId(), nowMs);
+    final Decision decision = decider.selectBackup(sequence,
+        cutovers.applyTo(dispatches.applyTo(heatmap, nowMs), nowMs), stalledInstance, why, stalledEpoch);
+    if (decision.dispatched()) {
+      dispatches.record(decision.instanceId(), nowMs);
+    }
+    return decision;
+  }
+}
