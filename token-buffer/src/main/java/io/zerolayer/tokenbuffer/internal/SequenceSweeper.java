@@ -16,7 +16,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * One wall-clock pass over a task's sequences: reports each stalled attempt once, and removes
+ * One wall-clock pass over a task's sequences: reports each stalled attempt once (the rate rule
+ * only while the streams did not slow on many instances at once, see {@link FleetPace}), and removes
  * finished sequences (and tokens held for a decision that never came) older than the retention,
  * with a tombstone in the changelog; with cut-over off, also streaming ones silent for longer.
  */
@@ -26,6 +27,7 @@ final class SequenceSweeper {
   private final long retentionMs;
   private final boolean cutover;
   private final Map<String, StallDetector.Window> windows = new HashMap<>();
+  private final FleetPace pace = new FleetPace();
 
   /**
    * @param cutover whether stalled attempts are reported for a backup; if not, none is, and a
@@ -63,15 +65,19 @@ final class SequenceSweeper {
       }
     }
     windows.keySet().retainAll(streaming);
+    pace.endSweep();
   }
 
   /** Checks one streaming sequence now and reports it if it stalled, as a sweep would. */
   void check(final KeyValueStore<String, SequenceState> sequences, final String key,
       final SequenceState sequence, final long nowMs, final OwnerHealth owners,
       final BiConsumer<String, StallDetected> stalls) {
-    final String reason = detector.check(sequence, windows.computeIfAbsent(key, k -> new StallDetector.Window()),
-        nowMs, sequence.getOwner() == null ? null
-            : owners.trouble(sequence.getOwner(), sequence.getAttemptTokens() > 0));
+    final StallDetector.Window window = windows.computeIfAbsent(key, k -> new StallDetector.Window());
+    final String reason = detector.check(sequence, window, nowMs, sequence.getOwner() == null ? null
+        : owners.trouble(sequence.getOwner(), sequence.getAttemptTokens() > 0), pace.slow());
+    if (window.rateCheckedAt(nowMs)) {
+      pace.note(sequence.getOwner(), window.slowing());
+    }
     if (reason != null) {
       sequences.put(key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch()).build());
       stalls.accept(key, stall(sequence, reason, nowMs));

@@ -8,8 +8,8 @@ import java.time.Duration;
  * The stall rules of one streaming sequence (DESIGN section 6), checked on a wall-clock
  * schedule: the owner ejected in the heatmap (or its token cadence past the cut-over
  * threshold), the worker's report that the attempt failed, three checks in a row whose window
- * saw the token rate down more than 40 % against the sequence's own recent rate, or no token
- * within the instance timeout. Before an attempt's first token the whole-stream timeout
+ * saw the token rate down more than 40 % against the sequence's own recent rate (unless the
+ * whole fleet slowed together, see {@link FleetPace}), or no token within the instance timeout. Before an attempt's first token the whole-stream timeout
  * applies instead, counted from the worker's last heartbeat, since prefill and queueing
  * legitimately take longer than the gap between two tokens.
  */
@@ -37,14 +37,28 @@ public final class StallDetector {
   static final class Window {
     private int tokensAtLastCheck = -1;
     private int slowChecks;
+    private long rateCheckedAtMs = -1;
+
+    /** Whether the rate rule measured the sequence at {@code nowMs}. */
+    boolean rateCheckedAt(final long nowMs) {
+      return rateCheckedAtMs == nowMs;
+    }
+
+    /** Whether the last window the rate rule measured was slow. */
+    boolean slowing() {
+      return slowChecks > 0;
+    }
   }
 
   /**
    * Whether the sequence stalled at {@code nowMs}: the reason, or null.
    *
    * @param ownerTrouble why the heatmap wants the owner's sequences moved, or null
+   * @param fleetSlow whether the last sweep saw streams slow on many instances at once; the rate
+   *     rule then counts its checks but reports nothing until that ends
    */
-  String check(final SequenceState sequence, final Window window, final long nowMs, final String ownerTrouble) {
+  String check(final SequenceState sequence, final Window window, final long nowMs, final String ownerTrouble,
+      final boolean fleetSlow) {
     if (sequence.getStatus() != SequenceStatus.STREAMING || sequence.getOwner() == null
         || sequence.getOutcome() == null || sequence.getStallReportedEpoch() >= sequence.getEpoch()) {
       return null;
@@ -71,7 +85,8 @@ public final class StallDetector {
     window.slowChecks = measured && windowRate < RATE_FLOOR * sequence.getRateTokensPerS()
         ? window.slowChecks + 1 : 0;
     window.tokensAtLastCheck = tokens;
-    if (window.slowChecks >= SLOW_CHECKS) {
+    window.rateCheckedAtMs = nowMs;
+    if (window.slowChecks >= SLOW_CHECKS && !fleetSlow) {
       return String.format("token rate down more than 40%% for %d checks (recent rate %.1f/s)", SLOW_CHECKS,
           sequence.getRateTokensPerS());
     }

@@ -21,8 +21,8 @@ class StallDetectorTest {
   void shouldReportNoTokenWithinTheInstanceTimeout() {
     final SequenceState streaming = streaming(2, 20.0, 1_000);
 
-    assertThat(detector.check(streaming, window, 2_200, null)).isNull();
-    assertThat(detector.check(streaming, window, 2_201, null)).isEqualTo("no token within 1200 ms");
+    assertThat(detector.check(streaming, window, 2_200, null, false)).isNull();
+    assertThat(detector.check(streaming, window, 2_201, null, false)).isEqualTo("no token within 1200 ms");
   }
 
   @Test
@@ -30,8 +30,8 @@ class StallDetectorTest {
     final SequenceState waiting = streaming(0, 0.0, 1_000);
     waiting.setAttemptTokens(0);
 
-    assertThat(detector.check(waiting, window, 3_900, null)).isNull();
-    assertThat(detector.check(waiting, window, 4_001, null)).startsWith("no first token and no word from the worker");
+    assertThat(detector.check(waiting, window, 3_900, null, false)).isNull();
+    assertThat(detector.check(waiting, window, 4_001, null, false)).startsWith("no first token and no word from the worker");
   }
 
   @Test
@@ -40,28 +40,47 @@ class StallDetectorTest {
     queued.setAttemptTokens(0);
     queued.setLastHeartbeatMs(3_500);
 
-    assertThat(detector.check(queued, window, 6_000, null)).isNull();
-    assertThat(detector.check(queued, window, 6_501, null)).isNotNull();
+    assertThat(detector.check(queued, window, 6_000, null, false)).isNull();
+    assertThat(detector.check(queued, window, 6_501, null, false)).isNotNull();
   }
 
   @Test
   void shouldReportARateDownMoreThan40PercentForThreeChecksInARow() {
     // 100 tokens/s is 10 per 100 ms check; 5 per check is a rate down 50 %
-    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null);
+    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false);
 
-    assertThat(detector.check(streaming(15, 100.0, 1_100), window, 1_100, null)).isNull();
-    assertThat(detector.check(streaming(20, 100.0, 1_200), window, 1_200, null)).isNull();
-    assertThat(detector.check(streaming(25, 100.0, 1_300), window, 1_300, null)).contains("rate down more than 40%");
+    assertThat(detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false)).isNull();
+    assertThat(detector.check(streaming(20, 100.0, 1_200), window, 1_200, null, false)).isNull();
+    assertThat(detector.check(streaming(25, 100.0, 1_300), window, 1_300, null, false)).contains("rate down more than 40%");
+  }
+
+  @Test
+  void shouldHoldTheRateRuleWhileTheFleetSlowedTogetherAndReportOnceItEnds() {
+    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false);
+    detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false);
+    detector.check(streaming(20, 100.0, 1_200), window, 1_200, null, true);
+
+    assertThat(detector.check(streaming(25, 100.0, 1_300), window, 1_300, null, true))
+        .as("no backup is faster when every instance slowed").isNull();
+    assertThat(window.slowing()).isTrue();
+    assertThat(detector.check(streaming(30, 100.0, 1_400), window, 1_400, null, false))
+        .contains("rate down more than 40%");
+  }
+
+  @Test
+  void shouldStillReportASilentStreamWhileTheFleetSlowed() {
+    assertThat(detector.check(streaming(2, 20.0, 1_000), window, 2_201, null, true))
+        .isEqualTo("no token within 1200 ms");
   }
 
   @Test
   void shouldForgiveASlowCheckWhenTheNextIsBackToPace() {
-    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null);
+    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false);
 
-    assertThat(detector.check(streaming(15, 100.0, 1_100), window, 1_100, null)).isNull();
-    assertThat(detector.check(streaming(20, 100.0, 1_200), window, 1_200, null)).isNull();
-    assertThat(detector.check(streaming(30, 100.0, 1_300), window, 1_300, null)).isNull();
-    assertThat(detector.check(streaming(35, 100.0, 1_400), window, 1_400, null)).isNull();
+    assertThat(detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false)).isNull();
+    assertThat(detector.check(streaming(20, 100.0, 1_200), window, 1_200, null, false)).isNull();
+    assertThat(detector.check(streaming(30, 100.0, 1_300), window, 1_300, null, false)).isNull();
+    assertThat(detector.check(streaming(35, 100.0, 1_400), window, 1_400, null, false)).isNull();
   }
 
   @Test
@@ -71,8 +90,8 @@ class StallDetectorTest {
     final SequenceState finished = streaming(2, 20.0, 0);
     finished.setStatus(SequenceStatus.FINISHED);
 
-    assertThat(detector.check(reported, window, 60_000, null)).isNull();
-    assertThat(detector.check(finished, window, 60_000, null)).isNull();
+    assertThat(detector.check(reported, window, 60_000, null, false)).isNull();
+    assertThat(detector.check(finished, window, 60_000, null, false)).isNull();
   }
 
   private static SequenceState streaming(final int tokens, final double rate, final long lastProgressMs) {
@@ -87,7 +106,7 @@ class StallDetectorTest {
     final StallDetector.Window window = new StallDetector.Window();
     final SequenceState streaming = streaming(10, 100.0, 1_000);
 
-    assertThat(detector.check(streaming, window, 1_001, "owner gpu-1 ejected by the heatmap (fragmentation)"))
+    assertThat(detector.check(streaming, window, 1_001, "owner gpu-1 ejected by the heatmap (fragmentation)", false))
         .isEqualTo("owner gpu-1 ejected by the heatmap (fragmentation)");
   }
 
