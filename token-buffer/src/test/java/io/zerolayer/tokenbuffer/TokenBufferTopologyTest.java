@@ -18,6 +18,7 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.testing.GoldenFile;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -220,6 +221,27 @@ class TokenBufferTopologyTest {
     assertThat(reported).hasSize(1);
     assertThat(reported.get(0).getReason()).startsWith("owner gpu-1 ejected by the heatmap");
     assertThat(reported.get(0).getNextIndex()).isEqualTo(2);
+  }
+
+  @Test
+  void shouldMoveAnAttemptWithoutATokenOffAnOwnerWhoseStreamsWentSilentTogether() {
+    final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
+        new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());
+    for (final String streaming : List.of("seq-6", "seq-7")) {
+      decisions.pipeInput(streaming, decision(streaming, null), START);
+      tokens.pipeInput(streaming, chunk(streaming, 0, false, "a", "b"), START.plusMillis(10));
+    }
+    // admitted on the same engine, no token yet: the first-token timeout is 3000 ms away
+    decisions.pipeInput("seq-8", decision("seq-8", null), START.plusMillis(20));
+
+    driver.advanceWallClockTime(Duration.ofMillis(1300));
+    driver.advanceWallClockTime(Duration.ofMillis(100));
+
+    final Map<String, String> reasons = new HashMap<>();
+    stalls.readKeyValuesToList().forEach(stall -> reasons.put(stall.key, stall.value.getReason()));
+    assertThat(reasons).containsOnlyKeys("seq-6", "seq-7", "seq-8");
+    assertThat(reasons.get("seq-6")).isEqualTo("no token within 1200 ms");
+    assertThat(reasons.get("seq-8")).startsWith("owner gpu-1 stopped");
   }
 
   private static InstanceScore ejected(final String instanceId) {

@@ -50,7 +50,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   public AcceptTokensProcessor(final Wiring wiring, final StallDetector detector, final Duration retention,
       final SequenceMeters meters) {
     this.wiring = wiring;
-    this.sweeper = new SequenceSweeper(detector, retention, wiring.cutover());
+    this.sweeper = new SequenceSweeper(detector, retention, wiring.cutover(), meters);
     this.meters = meters;
   }
 

@@ -13,6 +13,7 @@ public final class SequenceMeters {
   private final Map<SequenceLedger.Verdict, Counter> chunks = new EnumMap<>(SequenceLedger.Verdict.class);
   private final AtomicLong active = new AtomicLong();
   private final Counter stalls;
+  private final Counter fleetSlowSweeps;
 
   public SequenceMeters(final MeterRegistry registry) {
     for (final SequenceLedger.Verdict verdict : SequenceLedger.Verdict.values()) {
@@ -23,6 +24,9 @@ public final class SequenceMeters {
     }
     stalls = Counter.builder("zerolayer.tokenbuffer.stalls")
         .description("Attempts reported stalled to the routers")
+        .register(registry);
+    fleetSlowSweeps = Counter.builder("zerolayer.tokenbuffer.fleet.slow.sweeps")
+        .description("Stall checks that found streams slowed on many instances at once, holding the rate rule")
         .register(registry);
     Gauge.builder("zerolayer.tokenbuffer.active.sequences", active, AtomicLong::get)
         .description("Sequences decided and not yet finished, on this process's tasks")
@@ -35,6 +39,10 @@ public final class SequenceMeters {
 
   void stalled() {
     stalls.increment();
+  }
+
+  void fleetSlowed() {
+    fleetSlowSweeps.increment();
   }
 
   void started() {

@@ -17,7 +17,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * One wall-clock pass over a task's sequences: reports each stalled attempt once (the rate rule
- * only while the streams did not slow on many instances at once, see {@link FleetPace}), and removes
+ * only while the streams did not slow on many instances at once, see {@link FleetPace}; an
+ * attempt without a token at once when its owner's streams went silent, see
+ * {@link SilentOwners}), and removes
  * finished sequences (and tokens held for a decision that never came) older than the retention,
  * with a tombstone in the changelog; with cut-over off, also streaming ones silent for longer.
  */
@@ -28,14 +30,18 @@ final class SequenceSweeper {
   private final boolean cutover;
   private final Map<String, StallDetector.Window> windows = new HashMap<>();
   private final FleetPace pace = new FleetPace();
+  private final SilentOwners silentOwners = new SilentOwners();
+  private final SequenceMeters meters;
 
   /**
    * @param cutover whether stalled attempts are reported for a backup; if not, none is, and a
    *     streaming sequence silent for longer than the retention is removed, since nothing will
    *     resume it and its client gave up long before
    */
-  SequenceSweeper(final StallDetector detector, final Duration retention, final boolean cutover) {
+  SequenceSweeper(final StallDetector detector, final Duration retention, final boolean cutover,
+      final SequenceMeters meters) {
     this.detector = requireNonNull(detector, "detector");
+    this.meters = requireNonNull(meters, "meters");
     this.retentionMs = retention.toMillis();
     this.cutover = cutover;
   }
@@ -66,6 +72,9 @@ final class SequenceSweeper {
     }
     windows.keySet().retainAll(streaming);
     pace.endSweep();
+    if (pace.slow()) {
+      meters.fleetSlowed();
+    }
   }
 
   /** Checks one streaming sequence now and reports it if it stalled, as a sweep would. */
@@ -73,15 +82,28 @@ final class SequenceSweeper {
       final SequenceState sequence, final long nowMs, final OwnerHealth owners,
       final BiConsumer<String, StallDetected> stalls) {
     final StallDetector.Window window = windows.computeIfAbsent(key, k -> new StallDetector.Window());
-    final String reason = detector.check(sequence, window, nowMs, sequence.getOwner() == null ? null
-        : owners.trouble(sequence.getOwner(), sequence.getAttemptTokens() > 0), pace.slow());
+    final String reason = detector.check(sequence, window, nowMs, ownerTrouble(sequence, owners, nowMs),
+        pace.slow());
     if (window.rateCheckedAt(nowMs)) {
       pace.note(sequence.getOwner(), window.slowing());
+    }
+    if (reason != null && detector.silent(sequence, nowMs)) {
+      silentOwners.silent(sequence.getOwner(), key, nowMs);
     }
     if (reason != null) {
       sequences.put(key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch()).build());
       stalls.accept(key, stall(sequence, reason, nowMs));
     }
+  }
+
+  /** Why the owner must give the sequence up now: the heatmap's say, else a silent engine's; or null. */
+  private String ownerTrouble(final SequenceState sequence, final OwnerHealth owners, final long nowMs) {
+    if (sequence.getOwner() == null) {
+      return null;
+    }
+    final boolean started = sequence.getAttemptTokens() > 0;
+    final String trouble = owners.trouble(sequence.getOwner(), started);
+    return trouble != null || started ? trouble : silentOwners.trouble(sequence.getOwner(), nowMs);
   }
 
   private static StallDetected stall(final SequenceState sequence, final String reason, final long nowMs) {

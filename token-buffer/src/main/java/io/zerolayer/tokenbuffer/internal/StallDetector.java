@@ -69,14 +69,13 @@ public final class StallDetector {
     if (sequence.getAttemptFailure() != null) {
       return "the worker reported the attempt failed: " + sequence.getAttemptFailure();
     }
-    final long silentMs = nowMs - sequence.getLastProgressMs();
     if (sequence.getAttemptTokens() == 0) {
       // Before its first token, an attempt whose worker says it is alive (queued) is not stalled.
       final long quietMs = nowMs - Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs());
       return quietMs > streamTimeoutMs ? "no first token and no word from the worker within " + streamTimeoutMs
           + " ms" : null;
     }
-    if (silentMs > instanceTimeoutMs) {
+    if (silent(sequence, nowMs)) {
       return "no token within " + instanceTimeoutMs + " ms";
     }
     final int tokens = sequence.getTokens().size();
@@ -91,6 +90,11 @@ public final class StallDetector {
           sequence.getRateTokensPerS());
     }
     return null;
+  }
+
+  /** Whether the attempt sent tokens and then none within the instance timeout. */
+  boolean silent(final SequenceState sequence, final long nowMs) {
+    return sequence.getAttemptTokens() > 0 && nowMs - sequence.getLastProgressMs() > instanceTimeoutMs;
   }
 
   /** The sequence's rate after {@code newTokens} came {@code elapsedMs} after the previous ones. */
