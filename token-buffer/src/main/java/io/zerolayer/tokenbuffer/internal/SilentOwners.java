@@ -1,11 +1,7 @@
 package io.zerolayer.tokenbuffer.internal;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
+import io.zerolayer.runtime.InstanceMarks;
+import java.time.Duration;
 
 /**
  * The instances whose engine stopped, as one task's streams show it: an instance on which two
@@ -21,38 +17,22 @@ import java.util.Set;
  */
 final class SilentOwners {
 
-  private record Silence(String sequenceId, long atMs) {
-  }
-
   /** Different sequences gone silent within the window that make an instance silent. */
   static final int SEQUENCES = 2;
-
   /** A stalled engine's streams are found silent within a check or two of each other. */
-  private static final long WINDOW_MS = 1_000;
-  private static final long HOLD_MS = 3_000;
+  private static final Duration WINDOW = Duration.ofSeconds(1);
+  private static final Duration HOLD = Duration.ofSeconds(3);
 
-  private final Map<String, Deque<Silence>> byOwner = new HashMap<>();
-  private final Map<String, Long> silentUntilMs = new HashMap<>();
+  private final InstanceMarks marks = new InstanceMarks(SEQUENCES, WINDOW, HOLD);
 
   /** Notes that a sequence streaming on {@code owner} went silent at {@code nowMs}. */
   void silent(final String owner, final String sequenceId, final long nowMs) {
-    final Deque<Silence> recent = byOwner.computeIfAbsent(owner, id -> new ArrayDeque<>());
-    recent.addLast(new Silence(sequenceId, nowMs));
-    while (recent.peekFirst().atMs() < nowMs - WINDOW_MS) {
-      recent.pollFirst();
-    }
-    final Set<String> distinct = new HashSet<>();
-    recent.forEach(silence -> distinct.add(silence.sequenceId()));
-    if (distinct.size() >= SEQUENCES || silentUntilMs.getOrDefault(owner, 0L) > nowMs) {
-      silentUntilMs.put(owner, nowMs + HOLD_MS);
-    }
+    marks.note(owner, sequenceId, nowMs);
   }
 
   /** Why an attempt without a token on {@code owner} must move at {@code nowMs}, or null. */
   String trouble(final String owner, final long nowMs) {
-    silentUntilMs.values().removeIf(until -> until <= nowMs);
-    byOwner.values().removeIf(recent -> recent.peekLast().atMs() < nowMs - WINDOW_MS);
-    return silentUntilMs.containsKey(owner)
+    return marks.marked(nowMs).contains(owner)
         ? "owner " + owner + " stopped: " + SEQUENCES + " or more of its streams sent no token within the instance"
             + " timeout"
         : null;
