@@ -18,7 +18,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * One wall-clock pass over a task's sequences: reports each stalled attempt once (the rate rule
  * only while the streams did not slow on many instances at once, see {@link FleetPace}; an
- * attempt without a token at once when its owner's streams went silent, see
+ * attempt without a token at once when its owner's streams stopped, see
  * {@link SilentOwners}), and removes
  * finished sequences (and tokens held for a decision that never came) older than the retention,
  * with a tombstone in the changelog; with cut-over off, also streaming ones silent for longer.
@@ -87,8 +87,8 @@ final class SequenceSweeper {
     if (window.rateCheckedAt(nowMs)) {
       pace.note(sequence.getOwner(), window.slowing());
     }
-    if (reason != null && detector.silent(sequence, nowMs)) {
-      silentOwners.silent(sequence.getOwner(), key, nowMs);
+    if (reason != null && detector.stopped(sequence, nowMs)) {
+      silentOwners.stopped(sequence.getOwner(), key, nowMs);
     }
     if (reason != null) {
       sequences.put(key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch()).build());

@@ -93,8 +93,19 @@ public final class StallDetector {
   }
 
   /** Whether the attempt sent tokens and then none within the instance timeout. */
-  boolean silent(final SequenceState sequence, final long nowMs) {
+  private boolean silent(final SequenceState sequence, final long nowMs) {
     return sequence.getAttemptTokens() > 0 && nowMs - sequence.getLastProgressMs() > instanceTimeoutMs;
+  }
+
+  /**
+   * Whether the attempt sent tokens and then none for two checks or more: a stream reported
+   * stalled after that stopped, rather than slowed. A stopped engine's streams are mostly
+   * reported by the rate rule, their rate down to zero, well before the instance timeout; the
+   * first of the rule's three windows may still have seen the last token.
+   */
+  boolean stopped(final SequenceState sequence, final long nowMs) {
+    return sequence.getAttemptTokens() > 0
+        && nowMs - sequence.getLastProgressMs() >= (SLOW_CHECKS - 1) * checkIntervalMs;
   }
 
   /** The sequence's rate after {@code newTokens} came {@code elapsedMs} after the previous ones. */

@@ -9,11 +9,11 @@ class SilentOwnersTest {
   private final SilentOwners owners = new SilentOwners();
 
   @Test
-  void shouldCallAnInstanceSilentOnceTwoOfItsStreamsWentSilentTogether() {
-    owners.silent("gpu-0", "a", 1_000);
+  void shouldCallAnInstanceSilentOnceTwoOfItsStreamsStoppedTogether() {
+    owners.stopped("gpu-0", "a", 1_000);
     assertThat(owners.trouble("gpu-0", 1_000)).as("one quiet stream is its own connection").isNull();
 
-    owners.silent("gpu-0", "b", 1_100);
+    owners.stopped("gpu-0", "b", 1_100);
 
     assertThat(owners.trouble("gpu-0", 1_100)).contains("owner gpu-0 stopped");
     assertThat(owners.trouble("gpu-1", 1_100)).isNull();
@@ -21,20 +21,20 @@ class SilentOwnersTest {
 
   @Test
   void shouldCountASequenceOnceAndNotStreamsSilentFarApart() {
-    owners.silent("gpu-0", "a", 1_000);
-    owners.silent("gpu-0", "a", 1_100);
+    owners.stopped("gpu-0", "a", 1_000);
+    owners.stopped("gpu-0", "a", 1_100);
     assertThat(owners.trouble("gpu-0", 1_100)).isNull();
 
-    owners.silent("gpu-0", "b", 2_101);
+    owners.stopped("gpu-0", "b", 2_101);
 
     assertThat(owners.trouble("gpu-0", 2_101)).isNull();
   }
 
   @Test
   void shouldHoldForThreeSecondsAfterTheLatestSilentStream() {
-    owners.silent("gpu-0", "a", 1_000);
-    owners.silent("gpu-0", "b", 1_000);
-    owners.silent("gpu-0", "c", 2_000);
+    owners.stopped("gpu-0", "a", 1_000);
+    owners.stopped("gpu-0", "b", 1_000);
+    owners.stopped("gpu-0", "c", 2_000);
 
     assertThat(owners.trouble("gpu-0", 4_999)).isNotNull();
     assertThat(owners.trouble("gpu-0", 5_000)).isNull();

@@ -74,6 +74,17 @@ class StallDetectorTest {
   }
 
   @Test
+  void shouldCallAStreamStoppedAfterTwoChecksWithoutAToken() {
+    final SequenceState streaming = streaming(10, 100.0, 1_000);
+    final SequenceState unstarted = streaming(0, 0.0, 1_000);
+    unstarted.setAttemptTokens(0);
+
+    assertThat(detector.stopped(streaming, 1_199)).isFalse();
+    assertThat(detector.stopped(streaming, 1_200)).isTrue();
+    assertThat(detector.stopped(unstarted, 5_000)).as("it never started").isFalse();
+  }
+
+  @Test
   void shouldForgiveASlowCheckWhenTheNextIsBackToPace() {
     detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false);
 
