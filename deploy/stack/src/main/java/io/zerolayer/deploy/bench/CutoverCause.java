@@ -18,8 +18,11 @@ enum CutoverCause {
   HEATMAP("heatmap", "ejected by the heatmap", "past the cut-over threshold"),
   /** The token rate fell more than 40 % for three checks. */
   SLOW("slow", "token rate down"),
-  /** No token, or before the first one no word either, within a timeout. */
-  SILENT("silent", "no token within", "no first token"),
+  /**
+   * No token, or before the first one no word either, within a timeout; or, before the first
+   * token, the owner's other streams stopped.
+   */
+  SILENT("silent", "no token within", "no first token", "streams stalled with no token at all"),
   OTHER("other");
 
   private final String label;

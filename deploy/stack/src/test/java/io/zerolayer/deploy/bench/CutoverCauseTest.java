@@ -22,6 +22,8 @@ class CutoverCauseTest {
     assertThat(CutoverCause.of("gpu-1 stalled (no token within 1200 ms)")).isEqualTo(CutoverCause.SILENT);
     assertThat(CutoverCause.of("gpu-1 stalled (no first token and no word from the worker within 3000 ms)"))
         .isEqualTo(CutoverCause.SILENT);
+    assertThat(CutoverCause.of("gpu-1 stalled (owner gpu-1 stopped: 2 or more of its streams stalled with no token"
+        + " at all)")).isEqualTo(CutoverCause.SILENT);
     assertThat(CutoverCause.of("resumed for reasons unknown")).isEqualTo(CutoverCause.OTHER);
   }
 }
