@@ -10,7 +10,6 @@ import io.zerolayer.tokenbuffer.internal.AcceptTokensProcessor;
 import io.zerolayer.tokenbuffer.internal.ApplyDecisionsProcessor;
 import io.zerolayer.tokenbuffer.internal.ReplyTopics;
 import io.zerolayer.tokenbuffer.internal.SequenceMeters;
-import io.zerolayer.tokenbuffer.internal.SilentOwners;
 import io.zerolayer.runtime.KeepLatestProcessor;
 import io.zerolayer.tokenbuffer.internal.StallDetector;
 import org.apache.avro.specific.SpecificRecord;
@@ -48,7 +47,6 @@ public final class TokenBufferTopology {
     final SequenceMeters meters = new SequenceMeters(registry);
     final StallDetector detector = new StallDetector(config.instanceTimeout(), config.streamTimeout(),
         config.stallCheckInterval());
-    final SilentOwners silentOwners = new SilentOwners();
     final AcceptTokensProcessor.Wiring wiring = new AcceptTokensProcessor.Wiring(SEQUENCE_STORE, WRITE_RESPONSES,
         WRITE_STALLS, config.stallCheckInterval(), INSTANCE_SCORES_GLOBAL_STORE, config.cutoverEnabled());
     final Serializer<SpecificRecord> values = serdes.anyRecordSerializer();
@@ -60,8 +58,7 @@ public final class TokenBufferTopology {
         .addProcessor(APPLY_DECISIONS, () -> new ApplyDecisionsProcessor(SEQUENCE_STORE, meters,
             config.cutoverEnabled()), READ_DECISIONS)
         .addProcessor(ACCEPT_TOKENS,
-            () -> new AcceptTokensProcessor(wiring, detector, silentOwners, config.finishedRetention(), meters),
-            READ_TOKENS)
+            () -> new AcceptTokensProcessor(wiring, detector, config.finishedRetention(), meters), READ_TOKENS)
         .addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SEQUENCE_STORE),
             serdes.key(), serdes.value(SequenceState.class)), APPLY_DECISIONS, ACCEPT_TOKENS)
         .addSink(WRITE_RESPONSES, new ReplyTopics(catalogue.name(Topics.RESPONSES)), serdes.key().serializer(),

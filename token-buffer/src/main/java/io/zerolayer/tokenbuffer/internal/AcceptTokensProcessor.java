@@ -47,13 +47,10 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   private KeyValueStore<String, SequenceState> sequences;
   private ReadOnlyKeyValueStore<String, InstanceScore> scores;
 
-  /**
-   * @param silentOwners the instances whose engine stopped, shared by the process's tasks
-   */
-  public AcceptTokensProcessor(final Wiring wiring, final StallDetector detector, final SilentOwners silentOwners,
-      final Duration retention, final SequenceMeters meters) {
+  public AcceptTokensProcessor(final Wiring wiring, final StallDetector detector, final Duration retention,
+      final SequenceMeters meters) {
     this.wiring = wiring;
-    this.sweeper = new SequenceSweeper(detector, silentOwners, retention, wiring.cutover(), meters);
+    this.sweeper = new SequenceSweeper(detector, retention, wiring.cutover(), meters);
     this.meters = meters;
   }
 

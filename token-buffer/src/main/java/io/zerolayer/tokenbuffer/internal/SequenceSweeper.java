@@ -30,7 +30,7 @@ final class SequenceSweeper {
   private final boolean cutover;
   private final Map<String, StallDetector.Window> windows = new HashMap<>();
   private final FleetPace pace = new FleetPace();
-  private final SilentOwners silentOwners;
+  private final SilentOwners silentOwners = new SilentOwners();
   private final SequenceMeters meters;
 
   /**
@@ -38,10 +38,9 @@ final class SequenceSweeper {
    *     streaming sequence silent for longer than the retention is removed, since nothing will
    *     resume it and its client gave up long before
    */
-  SequenceSweeper(final StallDetector detector, final SilentOwners silentOwners, final Duration retention,
-      final boolean cutover, final SequenceMeters meters) {
+  SequenceSweeper(final StallDetector detector, final Duration retention, final boolean cutover,
+      final SequenceMeters meters) {
     this.detector = requireNonNull(detector, "detector");
-    this.silentOwners = requireNonNull(silentOwners, "silentOwners");
     this.meters = requireNonNull(meters, "meters");
     this.retentionMs = retention.toMillis();
     this.cutover = cutover;

@@ -13,11 +13,9 @@ import java.time.Duration;
  * still waiting for its first token gets it only once the engine moves again, and until then
  * only the whole-stream timeout would notice. Its sequences move as soon as the instance is
  * known silent instead. A stream that only slowed never counts here: moving unstarted attempts
- * on one stream's dip made them bounce on a busy host. One is shared by every task of a
- * token-buffer process, since the streams of one instance are spread over all the sequence
- * partitions; each process knows the streams of its own tasks. Thread-safe.
+ * on one stream's dip made them bounce on a busy host. Used by one stream thread only.
  */
-public final class SilentOwners {
+final class SilentOwners {
 
   /** Different sequences gone silent within the window that make an instance silent. */
   static final int SEQUENCES = 2;
@@ -28,12 +26,12 @@ public final class SilentOwners {
   private final InstanceMarks marks = new InstanceMarks(SEQUENCES, WINDOW, HOLD);
 
   /** Notes that a sequence streaming on {@code owner} was reported stalled at {@code nowMs}, stopped. */
-  synchronized void stopped(final String owner, final String sequenceId, final long nowMs) {
+  void stopped(final String owner, final String sequenceId, final long nowMs) {
     marks.note(owner, sequenceId, nowMs);
   }
 
   /** Why an attempt without a token on {@code owner} must move at {@code nowMs}, or null. */
-  synchronized String trouble(final String owner, final long nowMs) {
+  String trouble(final String owner, final long nowMs) {
     return marks.marked(nowMs).contains(owner)
         ? "owner " + owner + " stopped: " + SEQUENCES + " or more of its streams stalled with no token at all"
         : null;
