@@ -9,6 +9,7 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.HeatmapView;
 import io.zerolayer.router.internal.LocalDispatches;
+import io.zerolayer.router.internal.LocalView;
 import io.zerolayer.router.internal.PollTransaction;
 import io.zerolayer.router.internal.RecentCutovers;
 import io.zerolayer.router.internal.RecordWriter;
@@ -89,13 +90,13 @@ public final class Router implements AutoCloseable {
     final RouterMeters meters = new RouterMeters(registry);
     final RecentCutovers cutovers = new RecentCutovers(config.avoidAfterCutovers(), config.avoidWindow(),
         config.avoidHold());
-    final LocalDispatches dispatches = new LocalDispatches();
+    final LocalView view = new LocalView(new LocalDispatches(), cutovers);
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
         new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars(),
-            internalTopics(cluster)), tenants, decider, dispatches, cutovers),
+            internalTopics(cluster)), tenants, decider, view),
         heatmap, records, writer, meters);
     lookup = new RequestLookup(cluster, serdes);
-    stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, new StallDecider(decider, dispatches, cutovers),
+    stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, new StallDecider(decider, view),
         heatmap, records, writer, meters);
     transaction = new PollTransaction(consumer, producer, new TransactionMeters(registry));
     clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));

@@ -43,7 +43,7 @@ public final class RecentCutovers {
   public Heatmap applyTo(final Heatmap heatmap, final long nowMs) {
     final Set<String> marked = marks == null ? Set.of() : marks.marked(nowMs);
     final int allowed = Math.max(1, (int) (MAX_MARKED_SHARE * heatmap.rows().size()));
-    final Set<String> applied = marked.size() <= allowed ? Set.copyOf(marked) : Set.of();
+    final Set<String> applied = marked.size() <= allowed ? marked : Set.of();
     return applied.isEmpty() && heatmap.cutAway().isEmpty() ? heatmap : heatmap.withCutAway(applied);
   }
 }

@@ -32,20 +32,17 @@ public final class RequestDecider {
   private final TenantLimiter limiter = new TenantLimiter();
   private final PromptText promptText = new PromptText();
   private final Decider decider;
-  private final LocalDispatches dispatches;
-  private final RecentCutovers cutovers;
+  private final LocalView view;
 
   /**
-   * @param dispatches this router's dispatches the heatmap has not shown yet, shared with the stall path
-   * @param cutovers the instances the stall path cut sequences away from
+   * @param view this router's own dispatches and cut-aways, shared with the stall path
    */
   public RequestDecider(final RequestValidator validator, final TenantDirectory tenants, final Decider decider,
-      final LocalDispatches dispatches, final RecentCutovers cutovers) {
+      final LocalView view) {
     this.validator = requireNonNull(validator, "validator");
     this.tenants = requireNonNull(tenants, "tenants");
     this.decider = requireNonNull(decider, "decider");
-    this.dispatches = requireNonNull(dispatches, "dispatches");
-    this.cutovers = requireNonNull(cutovers, "cutovers");
+    this.view = requireNonNull(view, "view");
   }
 
   /**
@@ -79,10 +76,10 @@ public final class RequestDecider {
           + "' is over its request or token rate", null, admission.retryAfterMs()), prompt, inputTokens);
     }
     final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
-        request.getMaxOutputTokens()), cutovers.applyTo(dispatches.applyTo(heatmap.get(), nowMs), nowMs), heatmap);
+        request.getMaxOutputTokens()), view.applyTo(heatmap.get(), nowMs), heatmap);
     if (decision.dispatched()) {
       limiter.charge(tenant.get(), tokens, nowNanos);
-      dispatches.record(decision.instanceId(), nowMs);
+      view.dispatched(decision.instanceId(), nowMs);
     }
     return new Result(decision, prompt, inputTokens);
   }

@@ -16,17 +16,14 @@ import io.zerolayer.router.policy.RequestProfile;
 public final class StallDecider {
 
   private final Decider decider;
-  private final LocalDispatches dispatches;
-  private final RecentCutovers cutovers;
+  private final LocalView view;
 
   /**
-   * @param dispatches this router's dispatches the heatmap has not shown yet, shared with the request path
-   * @param cutovers the instances the router cut sequences away from, shared with the request path
+   * @param view this router's own dispatches and cut-aways, shared with the request path
    */
-  public StallDecider(final Decider decider, final LocalDispatches dispatches, final RecentCutovers cutovers) {
+  public StallDecider(final Decider decider, final LocalView view) {
     this.decider = requireNonNull(decider, "decider");
-    this.dispatches = requireNonNull(dispatches, "dispatches");
-    this.cutovers = requireNonNull(cutovers, "cutovers");
+    this.view = requireNonNull(view, "view");
   }
 
   /**
@@ -37,11 +34,11 @@ public final class StallDecider {
    */
   public Decision decide(final RequestProfile sequence, final Heatmap heatmap, final String stalledInstance,
       final String why, final int stalledEpoch, final long nowMs) {
-    cutovers.cutAway(stalledInstance, sequence.sequenceId(), nowMs);
-    final Decision decision = decider.selectBackup(sequence,
-        cutovers.applyTo(dispatches.applyTo(heatmap, nowMs), nowMs), stalledInstance, why, stalledEpoch);
+    view.cutAway(stalledInstance, sequence.sequenceId(), nowMs);
+    final Decision decision = decider.selectBackup(sequence, view.applyTo(heatmap, nowMs), stalledInstance, why,
+        stalledEpoch);
     if (decision.dispatched()) {
-      dispatches.record(decision.instanceId(), nowMs);
+      view.dispatched(decision.instanceId(), nowMs);
     }
     return decision;
   }

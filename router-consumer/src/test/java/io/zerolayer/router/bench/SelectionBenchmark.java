@@ -7,6 +7,7 @@ import io.zerolayer.contract.avro.LatencyModel;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.Decision;
 import io.zerolayer.router.internal.LocalDispatches;
+import io.zerolayer.router.internal.LocalView;
 import io.zerolayer.router.internal.RecentCutovers;
 import io.zerolayer.router.internal.RequestDecider;
 import io.zerolayer.router.internal.RequestValidator;
@@ -69,7 +70,7 @@ public class SelectionBenchmark {
     decider = new Decider(new LatencyAwarePolicy(), 1000, 4);
     requestDecider = new RequestDecider(new RequestValidator(4096, 200_000, Set.of()),
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), decider,
-        new LocalDispatches(), new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2)));
+        new LocalView(new LocalDispatches(), new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2))));
     profile = new RequestProfile("s", 180, 256);
     request = InferenceRequest.newBuilder().setSequenceId("s").setTenantId("acme").setApiKey("key")
         .setPrompt("Summarise the following support ticket in three bullet points. ".repeat(12))

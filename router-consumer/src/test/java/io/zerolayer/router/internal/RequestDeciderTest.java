@@ -23,7 +23,7 @@ class RequestDeciderTest {
   private final RecentCutovers cutovers = new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2));
   private final RequestDecider decider = new RequestDecider(new RequestValidator(4096, 10_000, Set.of()),
       TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1))),
-      new Decider(new LatencyAwarePolicy(), 1000, 4), new LocalDispatches(), cutovers);
+      new Decider(new LatencyAwarePolicy(), 1000, 4), new LocalView(new LocalDispatches(), cutovers));
 
   @Test
   void shouldRejectAnUnknownTenant() {

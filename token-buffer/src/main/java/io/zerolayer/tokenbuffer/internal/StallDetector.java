@@ -9,9 +9,10 @@ import java.time.Duration;
  * schedule: the owner ejected in the heatmap (or its token cadence past the cut-over
  * threshold), the worker's report that the attempt failed, three checks in a row whose window
  * saw the token rate down more than 40 % against the sequence's own recent rate (unless the
- * whole fleet slowed together, see {@link FleetPace}), or no token within the instance timeout. Before an attempt's first token the whole-stream timeout
- * applies instead, counted from the worker's last heartbeat, since prefill and queueing
- * legitimately take longer than the gap between two tokens.
+ * whole fleet slowed together, see {@link FleetPace}), or no token within the instance
+ * timeout. Before an attempt's first token the whole-stream timeout applies instead, counted
+ * from the worker's last heartbeat, since prefill and queueing legitimately take longer than
+ * the gap between two tokens.
  */
 public final class StallDetector {
 

@@ -31,7 +31,8 @@ class StallDetectorTest {
     waiting.setAttemptTokens(0);
 
     assertThat(detector.check(waiting, window, 3_900, null, false)).isNull();
-    assertThat(detector.check(waiting, window, 4_001, null, false)).startsWith("no first token and no word from the worker");
+    assertThat(detector.check(waiting, window, 4_001, null, false))
+        .startsWith("no first token and no word from the worker");
   }
 
   @Test
@@ -51,7 +52,8 @@ class StallDetectorTest {
 
     assertThat(detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false)).isNull();
     assertThat(detector.check(streaming(20, 100.0, 1_200), window, 1_200, null, false)).isNull();
-    assertThat(detector.check(streaming(25, 100.0, 1_300), window, 1_300, null, false)).contains("rate down more than 40%");
+    assertThat(detector.check(streaming(25, 100.0, 1_300), window, 1_300, null, false))
+        .contains("rate down more than 40%");
   }
 
   @Test
