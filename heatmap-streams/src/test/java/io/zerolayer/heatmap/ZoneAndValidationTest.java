@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.runtime.DeadLetters;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +59,32 @@ class ZoneAndValidationTest {
   }
 
   @Test
+  void shouldMarkAnInstanceNetworkDegradedAtOnceWhenEverySampleFor150MsIsAboveEightPercent() {
+    steady("b-0", 0.001, Duration.ofSeconds(1));
+    heatmap.rows();
+
+    // The smoothed rate is still near 3 % after four samples at 15 %: the sustained rule marks it.
+    steady("b-0", 0.15, Duration.ofMillis(150));
+    assertThat(heatmap.rows()).noneMatch(InstanceScore::getNetworkDegraded);
+    heatmap.telemetry.pipeInput("b-0", zoneB("b-0", 0.15), heatmap.now());
+
+    final InstanceScore row = heatmap.latest("b-0");
+    assertThat(row).as("published with the sample, not at the next emission").isNotNull();
+    assertThat(row.getNetworkDegraded()).isTrue();
+    assertThat(row.getState()).isEqualTo(InstanceState.DEGRADED);
+    assertThat(row.getReason()).contains("TCP retransmit above 8% in every sample for 150 ms");
+  }
+
+  @Test
+  void shouldNotMarkAnInstanceNetworkDegradedForOneHighSample() {
+    steady("b-0", 0.001, Duration.ofSeconds(1));
+    steady("b-0", 0.5, Duration.ofMillis(50));
+    steady("b-0", 0.001, Duration.ofSeconds(1));
+
+    assertThat(heatmap.rows()).noneMatch(InstanceScore::getNetworkDegraded);
+  }
+
+  @Test
   void shouldSendImpossibleTelemetryToTheDeadLetterTopicWithTheReasonAndKeepGoing() {
     heatmap.telemetry.pipeInput("gpu-1", HeatmapDriver.healthy("gpu-1", heatmap.now()).setVramFragmentation(1.7)
         .build(), heatmap.now());
@@ -77,6 +104,12 @@ class ZoneAndValidationTest {
     for (long t = 0; t < duration.toMillis(); t += HeatmapDriver.SAMPLE_MS) {
       heatmap.tick(List.of(zoneB("b-0", lossyRetransmits), zoneB("b-1", lossyRetransmits), zoneB("b-2", 0.001),
           HeatmapDriver.healthy("a-0", heatmap.now()).build()));
+    }
+  }
+
+  private void steady(final String instance, final double retransmits, final Duration duration) {
+    for (long t = 0; t < duration.toMillis(); t += HeatmapDriver.SAMPLE_MS) {
+      heatmap.tick(List.of(zoneB(instance, retransmits)));
     }
   }
 

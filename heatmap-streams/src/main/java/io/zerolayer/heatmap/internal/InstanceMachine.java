@@ -25,6 +25,12 @@ public final class InstanceMachine {
   /** The fragmentation factor of an instance that came back from above 92 %. */
   static final double RECOVERING_CAP = 0.3;
   static final double NETWORK_DEGRADED = 0.08;
+  /**
+   * Every sample above 8 % for this long also marks an instance network-degraded: four samples
+   * at 20 a second, where the smoothed rate takes about 550 ms to pass 8 % when 15 % of the
+   * packets are lost. A single high sample is not enough.
+   */
+  static final long NETWORK_SUSTAINED_MS = 150;
   /** A new {@code PRE_CLEAR} needs fragmentation to have dropped below this since the last one. */
   static final double PRE_CLEAR_REARM = 0.80;
   private static final String UNKNOWN = "UNKNOWN";
@@ -55,10 +61,9 @@ public final class InstanceMachine {
       reasons.add(String.format("ejected for fragmentation; the last second peaked at %.1f%%",
           100 * signals.fragmentationMax()));
     }
-    final boolean networkDegraded = signals.retransmitRate() > NETWORK_DEGRADED;
-    if (networkDegraded) {
-      reasons.add(String.format("TCP retransmit %.1f%% > 8%%: network-degraded", 100 * signals.retransmitRate()));
-    }
+    final long highSinceMs = signals.retransmitLatest() <= NETWORK_DEGRADED ? -1
+        : last.retransmitHighSinceMs() >= 0 ? last.retransmitHighSinceMs() : nowMs;
+    final boolean networkDegraded = networkDegraded(signals, highSinceMs, nowMs, reasons);
     final InstanceState state = episode.ejected() ? InstanceState.EJECTED
         : episode.recovering() ? InstanceState.RECOVERING
         : episode.critical() || weight == 0.0 ? InstanceState.UNAVAILABLE
@@ -70,7 +75,7 @@ public final class InstanceMachine {
     final Machine next = new Machine(state, state == last.state() && previous != null ? last.sinceMs() : nowMs,
         weight, reason, episode.criticalSinceMs(), episode.lastCriticalMs(), episode.calmSinceMs(),
         preClear || (last.preClearSent() && fragmentation >= PRE_CLEAR_REARM),
-        signals.tgsvMs() > ScoreRules.TGSV_CUTOVER_MS, networkDegraded);
+        signals.tgsvMs() > ScoreRules.TGSV_CUTOVER_MS, networkDegraded, highSinceMs);
     return new Assessment(next, preClear, transition(instanceId, zone, previous, next, signals, nowMs));
   }
 
@@ -103,6 +108,20 @@ public final class InstanceMachine {
     return new Assessment(machine, false, null);
   }
 
+  private static boolean networkDegraded(final Signals signals, final long highSinceMs, final long nowMs,
+      final List<String> reasons) {
+    if (signals.retransmitRate() > NETWORK_DEGRADED) {
+      reasons.add(String.format("TCP retransmit %.1f%% > 8%%: network-degraded", 100 * signals.retransmitRate()));
+      return true;
+    }
+    if (highSinceMs >= 0 && nowMs - highSinceMs >= NETWORK_SUSTAINED_MS) {
+      reasons.add(String.format("TCP retransmit above 8%% in every sample for %d ms (now %.1f%%): network-degraded",
+          nowMs - highSinceMs, 100 * signals.retransmitLatest()));
+      return true;
+    }
+    return false;
+  }
+
   private static double weight(final Signals signals, final boolean recovering, final List<String> reasons) {
     double fragmentation = ScoreRules.fragmentationFactor(signals.fragmentation());
     if (recovering) {
@@ -128,7 +147,8 @@ public final class InstanceMachine {
   private static Assessment moved(final String instanceId, final String zone, final Machine machine,
       final InstanceState state, final String reason, final Signals signals, final long nowMs) {
     final Machine next = new Machine(state, nowMs, 0.0, reason, machine.criticalSinceMs(), machine.lastCriticalMs(),
-        machine.calmSinceMs(), machine.preClearSent(), machine.cutOver(), machine.networkDegraded());
+        machine.calmSinceMs(), machine.preClearSent(), machine.cutOver(), machine.networkDegraded(),
+        machine.retransmitHighSinceMs());
     return new Assessment(next, false, transition(instanceId, zone, machine, next, signals, nowMs));
   }
 

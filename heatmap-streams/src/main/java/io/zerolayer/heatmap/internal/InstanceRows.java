@@ -19,8 +19,7 @@ public final class InstanceRows {
     }
     return new Machine(status.getState(), status.getStateSinceMs(), status.getWeight(), status.getReason(),
         status.getCriticalSinceMs(), status.getLastCriticalMs(), status.getCalmSinceMs(), status.getPreClearSent(),
-        status.getCutOver(),
-        status.getNetworkDegraded());
+        status.getCutOver(), status.getNetworkDegraded(), status.getRetransmitHighSinceMs());
   }
 
   /** Copies a machine into a status builder. */
@@ -29,25 +28,29 @@ public final class InstanceRows {
         .setReason(machine.reason()).setCriticalSinceMs(machine.criticalSinceMs())
         .setLastCriticalMs(machine.lastCriticalMs())
         .setCalmSinceMs(machine.calmSinceMs()).setPreClearSent(machine.preClearSent())
-        .setCutOver(machine.cutOver()).setNetworkDegraded(machine.networkDegraded());
+        .setCutOver(machine.cutOver()).setNetworkDegraded(machine.networkDegraded())
+        .setRetransmitHighSinceMs(machine.retransmitHighSinceMs());
   }
 
-  /** The rules' inputs as a row shows them (it keeps the latest fragmentation, not the window's peak). */
+  /**
+   * The rules' inputs as a row shows them: it keeps the latest fragmentation, not the window's
+   * peak, and the smoothed retransmit rate in place of the latest sample's too.
+   */
   public static Signals signals(final InstanceScore row) {
     return new Signals(row.getVramFragmentation(), row.getVramFragmentation(), row.getGpuUtilization(),
-        row.getTokenIntervalStddevMs(),
-        row.getTcpRetransmitRate(), row.getWarmupLevel());
+        row.getTokenIntervalStddevMs(), row.getTcpRetransmitRate(), row.getTcpRetransmitRate(), row.getWarmupLevel());
   }
 
   /**
    * Whether going from row {@code before} to row {@code after} takes the instance out of new
    * work's way or asks for its streams to move: it stops being usable, stops being warm (a
-   * restart), or its cadence passes the cut-over threshold. Routers and token-buffer act on such
-   * a row at once, so it is not held back until the next emission.
+   * restart), turns network-degraded, or its cadence passes the cut-over threshold. Routers and
+   * token-buffer act on such a row at once, so it is not held back until the next emission.
    */
   public static boolean urgent(final InstanceScore before, final InstanceScore after) {
     return ScoreRows.usable(before) && !ScoreRows.usable(after)
         || ScoreRows.warm(before) && !ScoreRows.warm(after)
+        || !before.getNetworkDegraded() && after.getNetworkDegraded()
         || !before.getCutOverInFlight() && after.getCutOverInFlight();
   }
 

@@ -15,14 +15,18 @@ import io.zerolayer.contract.avro.InstanceState;
  * @param calmSinceMs while recovering, since when fragmentation is below 85 %; -1 otherwise
  * @param preClearSent a {@code PRE_CLEAR} went out and fragmentation has not dropped below 80 % since
  * @param cutOver TGSV above 50 ms: sequences in flight on it are to be cut over
- * @param networkDegraded smoothed TCP retransmit rate above 8 %
+ * @param networkDegraded smoothed TCP retransmit rate above 8 %, or every sample's for the
+ *     sustained-loss time
+ * @param retransmitHighSinceMs since when every sample's TCP retransmit rate is above 8 %; -1
+ *     while the latest sample's is not
  */
 public record Machine(InstanceState state, long sinceMs, double weight, String reason, long criticalSinceMs,
-    long lastCriticalMs, long calmSinceMs, boolean preClearSent, boolean cutOver, boolean networkDegraded) {
+    long lastCriticalMs, long calmSinceMs, boolean preClearSent, boolean cutOver, boolean networkDegraded,
+    long retransmitHighSinceMs) {
 
   /** Before an instance's first sample. */
   public static Machine unknown(final long nowMs) {
-    return new Machine(InstanceState.HEALTHY, nowMs, 0.0, "no telemetry yet", -1, -1, -1, false, false, false);
+    return new Machine(InstanceState.HEALTHY, nowMs, 0.0, "no telemetry yet", -1, -1, -1, false, false, false, -1);
   }
 
   /** Inside a fragmentation episode: observed above 92 %, not yet recovered. */

@@ -82,7 +82,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
         status == null ? 0 : sample.getSampleTimeMs() - status.getLatest().getSampleTimeMs(), values);
     final Signals signals = new Signals(sample.getVramFragmentation(), window.max(Metric.VRAM_FRAGMENTATION),
         window.mean(Metric.GPU_UTILIZATION), window.mean(Metric.TOKEN_INTERVAL_STDDEV_MS),
-        smoothed[Metric.TCP_RETRANSMIT_RATE.ordinal()], sample.getKvWarmupLevel());
+        smoothed[Metric.TCP_RETRANSMIT_RATE.ordinal()], sample.getTcpRetransmitRate(), sample.getKvWarmupLevel());
     final Assessment assessment = machine.onSample(id, sample.getZone(), InstanceRows.machine(status), signals, nowMs);
     outputs.publish(id, assessment);
     final double zoneFactor = status != null && status.getRow() != null && status.getRow().getZonePenalised()

@@ -12,10 +12,11 @@ import java.util.Map;
  * @param gpuUtilization mean GPU utilisation over the short window, in [0, 1]
  * @param tgsvMs mean token-interval standard deviation over the short window, ms
  * @param retransmitRate time-decayed TCP retransmit rate, in [0, 1]
+ * @param retransmitLatest TCP retransmit rate of the latest sample, in [0, 1]
  * @param warmupLevel KV warm-up level of the latest sample, in [0, 1]
  */
 public record Signals(double fragmentation, double fragmentationMax, double gpuUtilization, double tgsvMs,
-    double retransmitRate, double warmupLevel) {
+    double retransmitRate, double retransmitLatest, double warmupLevel) {
 
   /** The values by telemetry field name, for reasons and CloudEvents. */
   public Map<String, Double> byField() {

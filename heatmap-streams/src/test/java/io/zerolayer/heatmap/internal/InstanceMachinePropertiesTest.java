@@ -87,7 +87,7 @@ class InstanceMachinePropertiesTest {
         Arbitraries.of(15.0, 50.0, 50.1));
     final Arbitrary<Signals> signals = Combinators.combine(fraction, fraction, fraction, tgsv, fraction, fraction)
         .as((latest, peak, gpu, cadence, retransmits, warmup) ->
-            new Signals(latest, Math.max(latest, peak), gpu, cadence, retransmits, warmup));
+            new Signals(latest, Math.max(latest, peak), gpu, cadence, retransmits, retransmits, warmup));
     final Arbitrary<Step> step = Combinators.combine(signals, Arbitraries.longs().between(0, 4_000),
         Arbitraries.integers().between(0, 3)).as((s, gap, kind) -> new Step(s, gap, kind == 0));
     return step.list();

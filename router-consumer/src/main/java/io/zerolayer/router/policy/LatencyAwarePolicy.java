@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * Zerolayer's policy: cost = (predicted latency + predicted queue wait) / weight, lowest first.
  * Ejected, unavailable and suspect instances and those of weight 0 are never ranked. Instances
- * of a penalised zone are ranked only when no other is left, and those the router has just cut
+ * that are network-degraded or in a penalised zone are ranked only when no other is left (an
+ * instance's own packet loss shows before its zone's verdict), and those the router has just cut
  * several sequences away from only when nothing else is.
  */
 public final class LatencyAwarePolicy implements RoutingPolicy {
@@ -19,7 +20,7 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
   @Override
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
     final List<Candidate> healthy = new ArrayList<>();
-    final List<Candidate> penalisedZones = new ArrayList<>();
+    final List<Candidate> lossy = new ArrayList<>();
     final List<Candidate> cutAway = new ArrayList<>();
     final PeerModels peers = heatmap.peerModels();
     for (final InstanceScore row : heatmap.all()) {
@@ -31,10 +32,10 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       if (heatmap.cutAway().contains(row.getInstanceId())) {
         cutAway.add(candidate);
       } else {
-        (row.getZonePenalised() ? penalisedZones : healthy).add(candidate);
+        (row.getZonePenalised() || row.getNetworkDegraded() ? lossy : healthy).add(candidate);
       }
     }
-    final List<Candidate> ranked = !healthy.isEmpty() ? healthy : !penalisedZones.isEmpty() ? penalisedZones : cutAway;
+    final List<Candidate> ranked = !healthy.isEmpty() ? healthy : !lossy.isEmpty() ? lossy : cutAway;
     // Equal costs (no decode-step fit yet, say) go to the instance with less work on it.
     ranked.sort(Comparator.comparingDouble(Candidate::cost)
         .thenComparingInt(candidate -> outstanding(heatmap.row(candidate.instanceId())))

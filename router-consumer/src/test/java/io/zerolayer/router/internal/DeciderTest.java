@@ -89,6 +89,17 @@ class DeciderTest {
   }
 
   @Test
+  void shouldAvoidANetworkDegradedInstanceBeforeItsZoneIsPenalised() {
+    final InstanceScore lossy = row("lossy", 1.0, 0);
+    lossy.setNetworkDegraded(true);
+    final Heatmap heatmap = heatmap(lossy, row("healthy", 1.0, 5));
+
+    assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId()).isEqualTo("healthy");
+    assertThat(decider.selectBackup(REQUEST, heatmap, "other", "no token for 1200 ms", 1).instanceId())
+        .isEqualTo("healthy");
+  }
+
+  @Test
   void shouldUseAPenalisedZoneWhenNothingElseIsLeft() {
     final InstanceScore lossy = row("lossy", 1.0, 0);
     lossy.setZonePenalised(true);
