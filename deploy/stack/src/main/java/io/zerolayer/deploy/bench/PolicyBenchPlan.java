@@ -17,15 +17,13 @@ import java.util.List;
  * @param warmup the first part of the load, whose requests count in no figure
  * @param faults when to inject which fault, offsets from the load's start
  * @param faultsText how the schedule was chosen, for the caption ("scenario all", "--faults ...")
- * @param jvmWarmUp how long an unmeasured, fault-free run of the first policy warms this JVM's
- *     compiled code up before the measured runs, so that the first policy does not pay for it
- *     alone; zero for none
+ * @param rehearsal whether the first policy's run is made once, unmeasured, before the measured
+ *     runs: the same workload and faults, on topics of its own, so that the compilers of every
+ *     JVM involved have finished with the code the runs use before the first measured one, which
+ *     otherwise pays for it alone
  */
 public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload workload, Duration warmup,
-    FaultSchedule faults, String faultsText, Duration jvmWarmUp) {
-
-  /** Users of the JVM warm-up run. */
-  static final int JVM_WARM_UP_USERS = 16;
+    FaultSchedule faults, String faultsText, boolean rehearsal) {
 
   public PolicyBenchPlan {
     policies = List.copyOf(policies);
@@ -34,10 +32,6 @@ public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload 
     requireNonNull(warmup, "warmup");
     requireNonNull(faults, "faults");
     requireNonNull(faultsText, "faultsText");
-    requireNonNull(jvmWarmUp, "jvmWarmUp");
-    if (jvmWarmUp.isNegative()) {
-      throw new IllegalArgumentException("The JVM warm-up run cannot be negative; got " + jvmWarmUp.toMillis() + " ms");
-    }
     if (policies.isEmpty() || new HashSet<>(policies).size() != policies.size()) {
       throw new IllegalArgumentException("Name one or more policies, each once; got " + policies);
     }
@@ -58,8 +52,8 @@ public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload 
         "workload: " + workload.describe(),
         Figure.format("warm-up: the first %.1f s of each load count in no figure", warmup.toMillis() / 1000.0),
         "faults (" + faultsText + "), from the load's start: " + (faults.isEmpty() ? "none" : faults.toString()),
-        jvmWarmUp.isZero() ? "no JVM warm-up run" : Figure.format("JVM warm-up: an unmeasured run of %s with %d"
-            + " users for %.1f s, without faults, before the first measured run", policies.get(0), JVM_WARM_UP_USERS,
-            jvmWarmUp.toMillis() / 1000.0));
+        rehearsal ? "rehearsal: the run of " + policies.get(0) + " made once before, unmeasured, with the same"
+            + " workload and faults, so that no measured run pays for the JVMs' compilation alone"
+            : "no rehearsal run");
   }
 }

@@ -3,15 +3,12 @@ package io.zerolayer.deploy.bench;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.deploy.stack.LocalCluster;
-import io.zerolayer.fleet.fault.FaultSchedule;
-import io.zerolayer.fleet.load.PromptMix;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,8 +30,6 @@ public final class PolicyBenchmark {
   public record Results(Path table, Path csv, List<Path> charts, String markdown) {
   }
 
-  private static final Duration WARM_UP_THINK = Duration.ofMillis(500);
-
   private final LocalCluster cluster;
   private final Path stateDir;
   private final PrintStream out;
@@ -53,8 +48,8 @@ public final class PolicyBenchmark {
     requireNonNull(plan, "plan");
     Files.createDirectories(resultsDir);
     final String runId = Long.toString(System.currentTimeMillis(), 36);
-    if (!plan.jvmWarmUp().isZero()) {
-      warmUp(plan, runId);
+    if (plan.rehearsal()) {
+      rehearse(plan, runId);
     }
     final PolicyRunner runner = new PolicyRunner(cluster, stateDir, plan, runId, out);
     final List<PolicyRun> runs = new ArrayList<>();
@@ -74,16 +69,14 @@ public final class PolicyBenchmark {
     return results;
   }
 
-  /** A short fault-free run of the first policy on topics of its own, whose figures count nowhere. */
-  private void warmUp(final PolicyBenchPlan plan, final String runId) throws Exception {
+  /** The first policy's run, made once on topics of its own; its figures count nowhere. */
+  private void rehearse(final PolicyBenchPlan plan, final String runId) throws Exception {
     final String first = plan.policies().get(0);
-    out.println(Figure.format("==> Warming the JVM up: %.1f s of %s with %d users, not measured",
-        plan.jvmWarmUp().toMillis() / 1000.0, first, PolicyBenchPlan.JVM_WARM_UP_USERS));
-    final Workload load = new Workload.ClosedLoop(PromptMix.standard(0), List.of(PolicyBenchPlan.JVM_WARM_UP_USERS),
-        plan.jvmWarmUp(), WARM_UP_THINK, plan.workload().timeout());
-    final PolicyBenchPlan warmUp = new PolicyBenchPlan(List.of(first), plan.fleet(), load, Duration.ZERO,
-        FaultSchedule.of(List.of()), "none", Duration.ZERO);
-    new PolicyRunner(cluster, stateDir, warmUp, runId + "-jvm", out).run(first);
+    out.println("==> Rehearsal: the run of " + first + " once, not measured, so that the JVMs have compiled what"
+        + " the runs use");
+    final PolicyBenchPlan rehearsal = new PolicyBenchPlan(List.of(first), plan.fleet(), plan.workload(),
+        plan.warmup(), plan.faults(), plan.faultsText(), false);
+    new PolicyRunner(cluster, stateDir, rehearsal, runId + "-rehearsal", out).run(first);
   }
 
   private static Results write(final List<PolicyRun> runs, final String markdown, final Path dir)

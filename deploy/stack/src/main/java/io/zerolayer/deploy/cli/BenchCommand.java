@@ -56,10 +56,11 @@ final class BenchCommand implements Callable<Integer> {
       + "with one OOM per policy; ignores the fleet, load and fault options; fails unless every file is written.")
   private boolean smoke;
 
-  @Option(names = "--jvm-warmup", defaultValue = "20s", converter = DurationConverter.class,
-      description = "An unmeasured, fault-free run of the first policy this long before the measured runs, so "
-          + "that it does not alone pay for warming the JVM up; 0s for none. Default: ${DEFAULT-VALUE}.")
-  private Duration jvmWarmUp;
+  @Option(names = "--rehearsal", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Make the first policy's run once, unmeasured, before the measured runs, so that it does not "
+          + "alone pay for the JVMs compiling the code (about 2 min more); --no-rehearsal to skip it. "
+          + "Default: ${DEFAULT-VALUE}.")
+  private boolean rehearsal;
 
   @Option(names = "--out", description = "Results folder. Default: target/zerolayer-bench/<timestamp>.")
   private Path out;
@@ -94,7 +95,7 @@ final class BenchCommand implements Callable<Integer> {
             Duration.ofSeconds(8), Duration.ofMillis(200), Duration.ofSeconds(20));
         final Duration warmup = Duration.ofSeconds(2);
         return new PolicyBenchPlan(policies == null ? Contender.SMOKE : policies, fleet, workload, warmup,
-            Scenario.OOM.schedule(fleet, warmup, workload.length()), "smoke: scenario oom", Duration.ZERO);
+            Scenario.OOM.schedule(fleet, warmup, workload.length()), "smoke: scenario oom", false);
       }
       final FleetShape fleet = load.fleet();
       final Workload workload = load.workload();
@@ -102,7 +103,7 @@ final class BenchCommand implements Callable<Integer> {
           : Scenario.named(scenario).orElseThrow(() -> new IllegalArgumentException("Unknown scenario '" + scenario
               + "': use one of " + Scenario.spellings())).schedule(fleet, load.warmup, workload.length());
       return new PolicyBenchPlan(policies == null ? Contender.DEFAULT : policies, fleet, workload, load.warmup,
-          schedule, faults != null ? "--faults" : "scenario " + scenario, jvmWarmUp);
+          schedule, faults != null ? "--faults" : "scenario " + scenario, rehearsal);
     } catch (final IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -22,7 +22,7 @@ class BenchCommandTest {
         "epp");
     assertThat(plan.workload()).isInstanceOf(Workload.ClosedLoop.class);
     assertThat(plan.faultsText()).isEqualTo("scenario all");
-    assertThat(plan.jvmWarmUp()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(plan.rehearsal()).isTrue();
     assertThat(plan.faults().toString()).contains("oom@", "zone-loss@", "cold@", "stall@");
   }
 
@@ -35,6 +35,7 @@ class BenchCommandTest {
     assertThat(plan.workload().length()).isEqualTo(Duration.ofSeconds(20));
     assertThat(plan.faults().toString()).isEqualTo("oom@8s:gpu-1, recover@12s:gpu-1");
     assertThat(plan.faultsText()).isEqualTo("--faults");
+    assertThat(parse("bench", "--no-rehearsal").plan().rehearsal()).isFalse();
   }
 
   @Test
@@ -46,7 +47,7 @@ class BenchCommandTest {
         "epp");
     assertThat(plan.workload().length()).isLessThanOrEqualTo(Duration.ofSeconds(15));
     assertThat(plan.faults().entries()).hasSize(2);
-    assertThat(plan.jvmWarmUp()).isZero();
+    assertThat(plan.rehearsal()).isFalse();
   }
 
   @Test
