@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -63,14 +64,25 @@ final class StreamingRig implements AutoCloseable {
     return start(cluster, new LatencyAwarePolicy(), true);
   }
 
+  /** Zerolayer's policy with cut-over, and router settings over the defaults. */
+  static StreamingRig start(final TestCluster.Handle cluster, final Map<String, ?> routerSettings)
+      throws Exception {
+    return start(cluster, new LatencyAwarePolicy(), true, routerSettings);
+  }
+
   /** Starts everything and waits until the router sees both instances. */
   static StreamingRig start(final TestCluster.Handle cluster, final RoutingPolicy policy, final boolean cutover)
       throws Exception {
+    return start(cluster, policy, cutover, Map.of());
+  }
+
+  private static StreamingRig start(final TestCluster.Handle cluster, final RoutingPolicy policy,
+      final boolean cutover, final Map<String, ?> routerSettings) throws Exception {
     final StreamingRig rig = new StreamingRig(cluster);
     try {
       rig.fleet = rig.open(Fleet.start(rig.settings, 2, List.of("zone-a"), SLOW, new SimpleMeterRegistry()));
       rig.pipeline = rig.open(Pipeline.start(rig.settings, cluster.stateDir(rig.catalogue), false,
-          TestTenants.UNLIMITED, policy, cutover));
+          TestTenants.UNLIMITED, policy, cutover, routerSettings));
       rig.serdes = rig.open(new ContractSerdes(rig.settings.serdes()));
       rig.decisions = rig.open(new DecisionLog(rig.settings, rig.serdes));
       rig.responses = rig.open(new RecordCollector<>(rig.settings, rig.catalogue.name(Topics.RESPONSES),

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -77,6 +78,16 @@ public final class Pipeline implements AutoCloseable {
   public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts,
       final TenantDirectory tenants, final RoutingPolicy policy, final boolean cutover)
       throws InterruptedException, TimeoutException {
+    return start(cluster, stateDir, defaultPorts, tenants, policy, cutover, Map.of());
+  }
+
+  /**
+   * As {@link #start(ClusterSettings, Path, boolean, TenantDirectory, RoutingPolicy, boolean)},
+   * with router settings ({@link RouterConfig} keys) over the defaults.
+   */
+  public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts,
+      final TenantDirectory tenants, final RoutingPolicy policy, final boolean cutover,
+      final Map<String, ?> routerSettings) throws InterruptedException, TimeoutException {
     requireNonNull(cluster, "cluster");
     requireNonNull(policy, "policy");
     final String prefix = cluster.catalogue().prefix();
@@ -91,9 +102,10 @@ public final class Pipeline implements AutoCloseable {
           TokenBufferConfig.STATE_DIR, stateDir.resolve("token-buffer").toString(),
           TokenBufferConfig.HTTP_PORT, defaultPorts ? 8084 : 0,
           TokenBufferConfig.CUTOVER_ENABLED, cutover)), "127.0.0.1"));
-      final RouterConfig routerConfig = new RouterConfig(Map.of(
-          RouterConfig.ROUTER_ID, prefix + "router-1",
-          RouterConfig.GROUP_ID, prefix + "zerolayer-router"));
+      final Map<String, Object> routerValues = new HashMap<>(routerSettings);
+      routerValues.put(RouterConfig.ROUTER_ID, prefix + "router-1");
+      routerValues.put(RouterConfig.GROUP_ID, prefix + "zerolayer-router");
+      final RouterConfig routerConfig = new RouterConfig(routerValues);
       final MetricsServer routerServer = push(started, new MetricsServer("router", http -> { })
           .start("127.0.0.1", defaultPorts ? routerConfig.httpPort() : 0));
       final Router router = push(started, new Router(cluster, routerConfig, policy, tenants,
