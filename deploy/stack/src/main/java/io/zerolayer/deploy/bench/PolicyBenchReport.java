@@ -56,11 +56,11 @@ final class PolicyBenchReport {
   }
 
   /** A figure's text as a table cell: a pipe would end the cell. */
-  private static String cell(final String text) {
+  static String cell(final String text) {
     return text.replace("|", "\\|");
   }
 
-  private static void line(final StringBuilder text, final String line) {
+  static void line(final StringBuilder text, final String line) {
     text.append(line).append(System.lineSeparator());
   }
 }

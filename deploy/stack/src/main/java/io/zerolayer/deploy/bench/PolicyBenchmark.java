@@ -14,20 +14,28 @@ import java.util.List;
 
 /**
  * Every routing policy side by side: one after another on one broker, each with its own topics,
- * a fresh pipeline and fleet, the same workload and fault schedule. Writes the Markdown table, a
- * CSV of every request and the PNG charts to a results folder, and prints the table.
+ * a fresh pipeline and fleet, the same workload and fault schedule, in one or more rounds. Writes
+ * the Markdown table, a CSV of every request and the PNG charts to a results folder, and prints
+ * the table.
  */
 public final class PolicyBenchmark {
 
   /**
    * Where the results went.
    *
-   * @param table the Markdown table's file
-   * @param csv the per-request CSV
-   * @param charts the PNG charts
+   * @param table the Markdown table's file; with several rounds, the table over all of them
+   * @param csvs the per-request CSVs, one per round
+   * @param charts the PNG charts, two per round
    * @param markdown the table's text
    */
-  public record Results(Path table, Path csv, List<Path> charts, String markdown) {
+  public record Results(Path table, List<Path> csvs, List<Path> charts, String markdown) {
+
+    public Results {
+      requireNonNull(table, "table");
+      csvs = List.copyOf(csvs);
+      charts = List.copyOf(charts);
+      requireNonNull(markdown, "markdown");
+    }
   }
 
   private final LocalCluster cluster;
@@ -43,7 +51,10 @@ public final class PolicyBenchmark {
     this.out = requireNonNull(out, "out");
   }
 
-  /** Runs every policy of the plan, writes the results to {@code resultsDir} and prints the table. */
+  /**
+   * Runs every policy of the plan in each of its rounds, writes the results to {@code resultsDir}
+   * (with several rounds, each round's own results to a folder in it) and prints the table.
+   */
   public Results run(final PolicyBenchPlan plan, final String commandLine, final Path resultsDir) throws Exception {
     requireNonNull(plan, "plan");
     Files.createDirectories(resultsDir);
@@ -51,22 +62,59 @@ public final class PolicyBenchmark {
     if (plan.rehearsal()) {
       rehearse(plan, runId);
     }
-    final PolicyRunner runner = new PolicyRunner(cluster, stateDir, plan, runId, out);
-    final List<PolicyRun> runs = new ArrayList<>();
-    for (final String policy : plan.policies()) {
-      runs.add(runner.run(policy));
+    final List<List<PolicyRun>> rounds = new ArrayList<>();
+    for (int round = 0; round < plan.rounds(); round++) {
+      rounds.add(runRound(plan, round, plan.rounds() == 1 ? runId : runId + "-r" + (round + 1)));
     }
-    final List<PolicyFigures> figures = runs.stream().map(PolicyFigures::of).toList();
-    final String markdown = new PolicyBenchReport(commandLine, plan.describe()).render(figures);
-    final Results results = write(runs, markdown, resultsDir);
+    final Results results = plan.rounds() == 1 ? write(rounds.get(0), report(commandLine, plan), resultsDir)
+        : writeRounds(rounds, commandLine, plan, resultsDir);
     out.println();
-    out.print(markdown);
+    out.print(results.markdown());
     out.println();
-    out.println("Results in " + resultsDir.toAbsolutePath() + " (" + PolicyBenchReport.TABLE_FILE + ", "
-        + PolicyBenchReport.CSV_FILE + ", " + PolicyBenchReport.DISTRIBUTION_CHART + ", "
-        + PolicyBenchReport.TIMELINE_CHART + ")");
+    out.println("Results in " + resultsDir.toAbsolutePath() + " (" + contents(plan) + ")");
     out.println("Command line: " + commandLine);
     return results;
+  }
+
+  private static String contents(final PolicyBenchPlan plan) {
+    if (plan.rounds() == 1) {
+      return String.join(", ", PolicyBenchReport.TABLE_FILE, PolicyBenchReport.CSV_FILE,
+          PolicyBenchReport.DISTRIBUTION_CHART, PolicyBenchReport.TIMELINE_CHART);
+    }
+    return PolicyBenchReport.TABLE_FILE + " over the rounds; each round's own table, CSV and charts in "
+        + RoundsReport.roundDir(0) + " to " + RoundsReport.roundDir(plan.rounds() - 1);
+  }
+
+  private List<PolicyRun> runRound(final PolicyBenchPlan plan, final int round, final String runId) throws Exception {
+    final List<String> order = plan.order(round);
+    if (plan.rounds() > 1) {
+      out.println("==> Round " + (round + 1) + " of " + plan.rounds() + ": " + String.join(", ", order));
+    }
+    final PolicyRunner runner = new PolicyRunner(cluster, stateDir, plan, runId, out);
+    final List<PolicyRun> runs = new ArrayList<>();
+    for (final String policy : order) {
+      runs.add(runner.run(policy));
+    }
+    return runs;
+  }
+
+  private static PolicyBenchReport report(final String commandLine, final PolicyBenchPlan plan) {
+    return new PolicyBenchReport(commandLine, plan.describe());
+  }
+
+  private Results writeRounds(final List<List<PolicyRun>> rounds, final String commandLine,
+      final PolicyBenchPlan plan, final Path dir) throws IOException {
+    final List<Path> csvs = new ArrayList<>();
+    final List<Path> charts = new ArrayList<>();
+    for (int round = 0; round < rounds.size(); round++) {
+      final Results own = write(rounds.get(round), report(commandLine, plan), dir.resolve(RoundsReport.roundDir(round)));
+      csvs.addAll(own.csvs());
+      charts.addAll(own.charts());
+    }
+    final String markdown = new RoundsReport(commandLine, plan.describe()).render(plan.policies(), rounds);
+    final Path table = dir.resolve(PolicyBenchReport.TABLE_FILE);
+    Files.writeString(table, markdown, StandardCharsets.UTF_8);
+    return new Results(table, csvs, charts, markdown);
   }
 
   /** The first policy's run, made once on topics of its own; its figures count nowhere. */
@@ -79,8 +127,11 @@ public final class PolicyBenchmark {
     new PolicyRunner(cluster, stateDir, rehearsal, runId + "-rehearsal", out).run(first);
   }
 
-  private static Results write(final List<PolicyRun> runs, final String markdown, final Path dir)
+  /** Writes one round's table, CSV and charts to {@code dir}. */
+  private static Results write(final List<PolicyRun> runs, final PolicyBenchReport report, final Path dir)
       throws IOException {
+    Files.createDirectories(dir);
+    final String markdown = report.render(runs.stream().map(PolicyFigures::of).toList());
     final Path table = dir.resolve(PolicyBenchReport.TABLE_FILE);
     Files.writeString(table, markdown, StandardCharsets.UTF_8);
     final Path csv = dir.resolve(PolicyBenchReport.CSV_FILE);
@@ -91,6 +142,6 @@ public final class PolicyBenchmark {
     LatencyCharts.distribution(runs, distribution);
     final Path timeline = dir.resolve(PolicyBenchReport.TIMELINE_CHART);
     LatencyCharts.timeline(runs, timeline);
-    return new Results(table, csv, List.of(distribution, timeline), markdown);
+    return new Results(table, List.of(csv), List.of(distribution, timeline), markdown);
   }
 }

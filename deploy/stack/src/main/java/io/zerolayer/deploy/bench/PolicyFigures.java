@@ -24,10 +24,9 @@ record PolicyFigures(String policy, RequestFigures requests, OomFigures oom, Fig
     requireNonNull(cutover, "cutover");
   }
 
-  /** Computes the figures of a run. The measured window ends when the last measured request ended. */
+  /** Computes the figures of a run. */
   static PolicyFigures of(final PolicyRun run) {
-    final long end = run.measured().stream().mapToLong(run::finishedMs).max().orElse(run.loadEndMs());
-    return new PolicyFigures(run.policy(), RequestFigures.of(run.measured(), end - run.measureFromMs()),
+    return new PolicyFigures(run.policy(), RequestFigures.of(run.measured(), run.measuredWindowMs()),
         OomFigures.of(run), ZoneLossFigure.of(run), ColdStartFigure.of(run), CutoverFigures.of(run));
   }
 }

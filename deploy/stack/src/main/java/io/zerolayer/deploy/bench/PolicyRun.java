@@ -45,6 +45,12 @@ record PolicyRun(String policy, List<RequestOutcome> outcomes, List<Dispatch> di
     return outcomes.stream().filter(o -> sentMs(o) >= measureFromMs).toList();
   }
 
+  /** How long the measured window lasted: from the warm-up's end until the last measured request ended. */
+  long measuredWindowMs() {
+    final long end = measured().stream().mapToLong(this::finishedMs).max().orElse(loadEndMs);
+    return end - measureFromMs;
+  }
+
   /** When a request was sent, epoch milliseconds. */
   long sentMs(final RequestOutcome outcome) {
     return clock.wallMs(outcome.sentNanos());

@@ -17,7 +17,7 @@ public final class SmokeCheck {
   /** What is missing; empty when nothing is. */
   public static List<String> problems(final PolicyBenchmark.Results results, final List<String> policies) {
     final List<String> problems = new ArrayList<>();
-    Stream.concat(Stream.of(results.table(), results.csv()), results.charts().stream()).forEach(file -> {
+    Stream.of(List.of(results.table()), results.csvs(), results.charts()).flatMap(List::stream).forEach(file -> {
       if (size(file) == 0) {
         problems.add(file + " is missing or empty");
       }

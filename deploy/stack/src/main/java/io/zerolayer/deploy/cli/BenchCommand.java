@@ -53,7 +53,7 @@ final class BenchCommand implements Callable<Integer> {
   private String faults;
 
   @Option(names = "--smoke", description = "A quick check of the harness: 3 instances in 2 zones, 3 users for 8 s "
-      + "with one OOM per policy; ignores the fleet, load and fault options; fails unless every file is written.")
+      + "with one OOM per policy; ignores the fleet, load, fault and round options; fails unless every file is written.")
   private boolean smoke;
 
   @Option(names = "--rehearsal", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -61,6 +61,12 @@ final class BenchCommand implements Callable<Integer> {
           + "alone pay for the JVMs compiling the code (about 2 min more); --no-rehearsal to skip it. "
           + "Default: ${DEFAULT-VALUE}.")
   private boolean rehearsal;
+
+  @Option(names = "--rounds", defaultValue = "1", description = "Run every policy this many times, each round in a"
+      + " turned order, and pool each policy's requests over the rounds, so that a slot the shared host slowed moves"
+      + " one round's figures rather than the comparison (each round takes as long as a whole run of one). "
+      + "Default: ${DEFAULT-VALUE}.")
+  private int rounds;
 
   @Option(names = "--out", description = "Results folder. Default: target/zerolayer-bench/<timestamp>.")
   private Path out;
@@ -103,7 +109,7 @@ final class BenchCommand implements Callable<Integer> {
           : Scenario.named(scenario).orElseThrow(() -> new IllegalArgumentException("Unknown scenario '" + scenario
               + "': use one of " + Scenario.spellings())).schedule(fleet, load.warmup, workload.length());
       return new PolicyBenchPlan(policies == null ? Contender.DEFAULT : policies, fleet, workload, load.warmup,
-          schedule, faults != null ? "--faults" : "scenario " + scenario, rehearsal);
+          schedule, faults != null ? "--faults" : "scenario " + scenario, rehearsal, rounds);
     } catch (final IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

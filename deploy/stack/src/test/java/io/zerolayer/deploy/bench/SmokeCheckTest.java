@@ -36,6 +36,6 @@ class SmokeCheckTest {
     final Path csv = Files.writeString(dir.resolve("outcomes.csv"), "header");
     final Path a = Files.writeString(dir.resolve("a.png"), "png");
     final Path b = Files.writeString(dir.resolve("b.png"), chartContent);
-    return new PolicyBenchmark.Results(table, csv, List.of(a, b), markdown);
+    return new PolicyBenchmark.Results(table, List.of(csv), List.of(a, b), markdown);
   }
 }

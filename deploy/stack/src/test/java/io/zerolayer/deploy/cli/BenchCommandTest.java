@@ -23,6 +23,8 @@ class BenchCommandTest {
     assertThat(plan.workload()).isInstanceOf(Workload.ClosedLoop.class);
     assertThat(plan.faultsText()).isEqualTo("scenario all");
     assertThat(plan.rehearsal()).isTrue();
+    assertThat(plan.rounds()).isEqualTo(1);
+    assertThat(plan.order(0)).isEqualTo(plan.policies());
     assertThat(plan.faults().toString()).contains("oom@", "zone-loss@", "cold@", "stall@");
   }
 
@@ -36,6 +38,21 @@ class BenchCommandTest {
     assertThat(plan.faults().toString()).isEqualTo("oom@8s:gpu-1, recover@12s:gpu-1");
     assertThat(plan.faultsText()).isEqualTo("--faults");
     assertThat(parse("bench", "--no-rehearsal").plan().rehearsal()).isFalse();
+  }
+
+  @Test
+  void shouldTurnTheOrderOfThePoliciesInEachRound() throws Exception {
+    final PolicyBenchPlan plan = parse("bench", "--policies", "zerolayer,epp/no-cutover,round-robin,p2c,epp,"
+        + "least-outstanding", "--rounds", "3").plan();
+
+    assertThat(plan.order(0)).containsExactly("zerolayer", "epp/no-cutover", "round-robin", "p2c", "epp",
+        "least-outstanding");
+    assertThat(plan.order(1)).containsExactly("round-robin", "p2c", "epp", "least-outstanding", "zerolayer",
+        "epp/no-cutover");
+    assertThat(plan.order(2)).containsExactly("epp", "least-outstanding", "zerolayer", "epp/no-cutover",
+        "round-robin", "p2c");
+    assertThatThrownBy(() -> parse("bench", "--rounds", "0").plan())
+        .isInstanceOf(ParameterException.class).hasMessageContaining("one or more rounds, got 0");
   }
 
   @Test
