@@ -146,6 +146,12 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
     }
   }
 
+  /** Loading its weights: after a cold restart, until the load that a request or a {@code PRE_WARM} started ends. */
+  @Override
+  public boolean loading() {
+    return !health.crashed() && !health.warm(clock.millis());
+  }
+
   /**
    * The instance's telemetry sample at {@code nowMs}; empty once it has crashed. Each sample
    * takes the allocation errors counted since the previous one.

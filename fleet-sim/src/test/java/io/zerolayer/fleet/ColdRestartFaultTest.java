@@ -44,6 +44,20 @@ class ColdRestartFaultTest {
   }
 
   @Test
+  void shouldSayItIsLoadingFromTheRestartUntilTheWeightsAreIn() {
+    assertThat(gpu.loading()).isFalse();
+
+    gpu.coldRestart();
+
+    assertThat(gpu.loading()).as("cold, no load asked for yet").isTrue();
+    gpu.onCommand(preWarm());
+    clock.advance(Duration.ofMillis(7_900));
+    assertThat(gpu.loading()).isTrue();
+    clock.advance(Duration.ofMillis(100));
+    assertThat(gpu.loading()).isFalse();
+  }
+
+  @Test
   void shouldFailTheSequenceInFlightWhenTheInstanceRestarts() {
     final RecordingSink sink = new RecordingSink(clock, chunk -> {
       if (chunk == 1) {

@@ -106,6 +106,8 @@ class RouterCrashIT {
       assertThat(countBy(dispatches.awaitUntil(records -> countBy(records, RouterCrashIT::attempt).keySet()
           .containsAll(attempts), Duration.ofSeconds(30)), RouterCrashIT::attempt))
           .containsOnlyKeys(attempts).allSatisfy((attempt, n) -> assertThat(n).isOne());
+      // Every instance was warm: each attempt went out as to a warm one, for its worker to hand back were it not
+      assertThat(dispatches.records()).extracting(r -> r.value().getExpectsWarm()).containsOnly(true);
       final List<ConsumerRecord<String, ResponseChunk>> finals = responses.records().stream()
           .filter(r -> r.value().getLast()).toList();
       assertThat(countBy(finals, ConsumerRecord::key)).hasSize(REQUESTS).allSatisfy((id, n) -> assertThat(n).isOne());

@@ -69,16 +69,16 @@ public final class Decider {
         return new Decision(RoutingOutcome.PREWARMED, candidate.instanceId(),
             String.format("%s: %s (cost %.0f) is cold, warm-up %.0f%%: pre-warmed; served by the next best warm"
                 + " instance, cost %.0f", policy.name(), cold.instanceId(), cold.cost(), 100 * coldWarmup,
-                candidate.cost()), candidate.predictedLatencyMs(), null, cold.instanceId());
+                candidate.cost()), candidate.predictedLatencyMs(), null, cold.instanceId()).expectingWarm();
       }
       if (i == 0) {
-        return new Decision(RoutingOutcome.DIRECT, candidate.instanceId(),
+        return warmIfChecked(new Decision(RoutingOutcome.DIRECT, candidate.instanceId(),
             String.format("%s: lowest cost %.0f of %d", policy.name(), candidate.cost(), ranked.size()),
-            candidate.predictedLatencyMs(), null);
+            candidate.predictedLatencyMs(), null));
       }
-      return new Decision(RoutingOutcome.FALLBACK, candidate.instanceId(),
+      return warmIfChecked(new Decision(RoutingOutcome.FALLBACK, candidate.instanceId(),
           String.format("%s: %s became unusable before dispatch; next best, cost %.0f", policy.name(),
-              ranked.get(0).instanceId(), candidate.cost()), candidate.predictedLatencyMs(), null);
+              ranked.get(0).instanceId(), candidate.cost()), candidate.predictedLatencyMs(), null));
     }
     if (cold != null) {
       return new Decision(RoutingOutcome.PREWARMED, cold.instanceId(),
@@ -112,7 +112,7 @@ public final class Decider {
         cold = cold == null ? candidate : cold;
         continue;
       }
-      return cutOver(candidate, stalledInstance, why);
+      return warmIfChecked(cutOver(candidate, stalledInstance, why));
     }
     if (cold != null) {
       return cutOver(cold, stalledInstance, why);
@@ -123,6 +123,11 @@ public final class Decider {
   /** Whether the policy keeps work off this instance while it warms up and a warm one is left. */
   private boolean waitsForWarmUp(final InstanceScore row) {
     return policy.preWarms() && !ScoreRows.warm(row);
+  }
+
+  /** A policy that keeps work off cold instances chose this one as warm; others do not look. */
+  private Decision warmIfChecked(final Decision decision) {
+    return policy.preWarms() ? decision.expectingWarm() : decision;
   }
 
   private static Decision cutOver(final Candidate backup, final String stalledInstance, final String why) {

@@ -11,9 +11,18 @@ import io.zerolayer.contract.avro.RoutingOutcome;
  * @param predictedLatencyMs predicted latency on the chosen instance, or null
  * @param retryAfterMs when a throttled client should retry, or null
  * @param preWarmInstance a cold instance to send {@code PRE_WARM} to, or null
+ * @param expectsWarm whether the policy chose the instance as one that has loaded its weights, so
+ *     that its worker hands the task back at once should its engine be loading after all (a
+ *     restart the heatmap did not show yet)
  */
 public record Decision(RoutingOutcome outcome, String instanceId, String reason, Double predictedLatencyMs,
-    Long retryAfterMs, String preWarmInstance) {
+    Long retryAfterMs, String preWarmInstance, boolean expectsWarm) {
+
+  /** A decision that expects no warm instance. */
+  public Decision(final RoutingOutcome outcome, final String instanceId, final String reason,
+      final Double predictedLatencyMs, final Long retryAfterMs, final String preWarmInstance) {
+    this(outcome, instanceId, reason, predictedLatencyMs, retryAfterMs, preWarmInstance, false);
+  }
 
   /** A decision that pre-warms nothing. */
   public Decision(final RoutingOutcome outcome, final String instanceId, final String reason,
@@ -24,6 +33,11 @@ public record Decision(RoutingOutcome outcome, String instanceId, String reason,
   /** Whether the request is dispatched to an instance. */
   public boolean dispatched() {
     return instanceId != null;
+  }
+
+  /** This decision, with the instance chosen as one that has loaded its weights. */
+  public Decision expectingWarm() {
+    return new Decision(outcome, instanceId, reason, predictedLatencyMs, retryAfterMs, preWarmInstance, true);
   }
 
   /** Whether a cold instance is to be pre-warmed. */

@@ -68,7 +68,8 @@ public final class RequestRouter {
     }
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (result.decision().dispatched()) {
-      writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request, decided, result.prompt()));
+      writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request, decided, result.prompt(),
+          result.decision().expectsWarm()));
     }
     meters.decided(decided.getOutcome(), record.timestamp(), now);
   }

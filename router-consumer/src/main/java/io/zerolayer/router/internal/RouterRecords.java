@@ -89,8 +89,13 @@ public final class RouterRecords {
         .build();
   }
 
-  /** The task of an attempt: the first, or a resumed one from the decision's resume index. */
-  public DispatchTask dispatch(final InferenceRequest request, final RoutingDecision decision, final String prompt) {
+  /**
+   * The task of an attempt: the first, or a resumed one from the decision's resume index.
+   *
+   * @param expectsWarm whether the instance was chosen as one that has loaded its weights
+   */
+  public DispatchTask dispatch(final InferenceRequest request, final RoutingDecision decision, final String prompt,
+      final boolean expectsWarm) {
     return DispatchTask.newBuilder()
         .setSequenceId(request.getSequenceId())
         .setEpoch(decision.getEpoch())
@@ -102,6 +107,7 @@ public final class RouterRecords {
         .setResumeFromIndex(decision.getResumeFromIndex())
         .setTraceId(decision.getTraceId())
         .setDispatchedAtMs(decision.getDecidedAtMs())
+        .setExpectsWarm(expectsWarm)
         .build();
   }
 

@@ -78,7 +78,8 @@ public final class StallRouter {
     final RoutingDecision decided = records.cutover(request.get(), stall, decision, inputTokens, now);
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (decision.dispatched()) {
-      writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request.get(), decided, prompt));
+      writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request.get(), decided, prompt,
+          decision.expectsWarm()));
     }
     writer.send(out, Topics.COMMANDS, stall.getInstanceId(), records.cancel(stall, now));
     meters.decided(decided.getOutcome(), record.timestamp(), now);

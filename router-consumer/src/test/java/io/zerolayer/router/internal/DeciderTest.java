@@ -8,6 +8,7 @@ import io.zerolayer.contract.avro.LatencyModel;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.router.policy.LeastOutstandingPolicy;
 import io.zerolayer.router.policy.RequestProfile;
 import java.util.Arrays;
 import java.util.Set;
@@ -29,6 +30,18 @@ class DeciderTest {
 
     assertThat(decision.outcome()).isEqualTo(RoutingOutcome.DIRECT);
     assertThat(decision.instanceId()).isEqualTo("fast");
+    assertThat(decision.expectsWarm()).as("chosen as warm: its worker hands it back if it is loading").isTrue();
+  }
+
+  @Test
+  void shouldExpectNoWarmInstanceFromAPolicyThatDoesNotLookAtWarmUp() {
+    final Heatmap heatmap = heatmap(row("a", 1.0, 0), row("b", 1.0, 2));
+
+    final Decision decision = new Decider(new LeastOutstandingPolicy(), 1000, 4).select(REQUEST, heatmap,
+        () -> heatmap);
+
+    assertThat(decision.instanceId()).isEqualTo("a");
+    assertThat(decision.expectsWarm()).isFalse();
   }
 
   @Test
@@ -49,6 +62,7 @@ class DeciderTest {
 
     assertThat(decision.outcome()).isEqualTo(RoutingOutcome.FALLBACK);
     assertThat(decision.instanceId()).isEqualTo("b");
+    assertThat(decision.expectsWarm()).isTrue();
   }
 
   @Test
@@ -62,6 +76,7 @@ class DeciderTest {
     assertThat(decision.outcome()).isEqualTo(RoutingOutcome.PREWARMED);
     assertThat(decision.preWarmInstance()).isEqualTo("cold");
     assertThat(decision.instanceId()).as("served warm while warm capacity is left").isEqualTo("warm");
+    assertThat(decision.expectsWarm()).isTrue();
   }
 
   @Test
@@ -77,6 +92,7 @@ class DeciderTest {
     assertThat(decision.outcome()).isEqualTo(RoutingOutcome.PREWARMED);
     assertThat(decision.instanceId()).isEqualTo("cold");
     assertThat(decision.preWarmInstance()).isEqualTo("cold");
+    assertThat(decision.expectsWarm()).as("sent knowingly to wait for the load").isFalse();
   }
 
   @Test
@@ -165,8 +181,11 @@ class DeciderTest {
     final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 1);
 
     assertThat(backup.instanceId()).isEqualTo("warm");
-    assertThat(decider.selectBackup(REQUEST, heatmap(row("stalled", 1.0, 0), cold), "stalled", "no token", 1)
-        .instanceId()).isEqualTo("cold");
+    assertThat(backup.expectsWarm()).isTrue();
+    final Decision onlyCold = decider.selectBackup(REQUEST, heatmap(row("stalled", 1.0, 0), cold), "stalled",
+        "no token", 1);
+    assertThat(onlyCold.instanceId()).isEqualTo("cold");
+    assertThat(onlyCold.expectsWarm()).isFalse();
   }
 
   @Test

@@ -20,4 +20,14 @@ public interface InferenceEngine {
 
   /** Handles a {@code PRE_WARM} or {@code PRE_CLEAR} command; {@code CANCEL} is the worker's. */
   void onCommand(InstanceCommand command);
+
+  /**
+   * Whether the engine is loading its weights and serves nothing yet. The worker then hands back
+   * at once a task the router sent as to a warm instance ({@link DispatchTask#getExpectsWarm()}),
+   * so that it moves to a backup rather than wait behind the load. An engine that cannot tell
+   * answers false, and such a task waits as any other.
+   */
+  default boolean loading() {
+    return false;
+  }
 }

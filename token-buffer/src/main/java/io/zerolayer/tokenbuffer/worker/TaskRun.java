@@ -50,6 +50,7 @@ final class TaskRun implements Runnable, TokenSink {
     CompletionOutcome outcome = CompletionOutcome.FINISHED;
     String finishReason;
     try {
+      refuseWhileLoading();
       finishReason = engine.generate(task, this);
       if (sendFailed.get()) {
         outcome = CompletionOutcome.FAILED;
@@ -76,6 +77,14 @@ final class TaskRun implements Runnable, TokenSink {
       output.tokens(chunk(List.of(), true, finishReason), this::failed);
     }
     output.completion(completion(outcome));
+  }
+
+  /** A task sent as to a warm instance goes back at once while the engine loads its weights. */
+  private void refuseWhileLoading() throws EngineLoadingException {
+    if (task.getExpectsWarm() && engine.loading()) {
+      throw new EngineLoadingException(task.getInstanceId() + " is loading its weights and serves nothing yet;"
+          + " the task was sent as to a warm instance, so it goes back to be served by another");
+    }
   }
 
   @Override

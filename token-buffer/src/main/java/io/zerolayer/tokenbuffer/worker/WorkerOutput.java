@@ -1,5 +1,7 @@
 package io.zerolayer.tokenbuffer.worker;
 
+import static java.util.Objects.requireNonNull;
+
 import io.zerolayer.contract.avro.Completion;
 import io.zerolayer.contract.avro.TokenChunk;
 import io.zerolayer.contract.serde.ContractSerdes;
@@ -38,13 +40,26 @@ final class WorkerOutput implements AutoCloseable {
   };
 
   WorkerOutput(final ClusterSettings cluster, final ContractSerdes serdes) {
+    this(new KafkaProducer<>(producerProperties(cluster), new StringSerializer(),
+            serdes.value(Topics.TOKENS).serializer()),
+        new KafkaProducer<>(producerProperties(cluster), new StringSerializer(),
+            serdes.value(Topics.COMPLETIONS).serializer()),
+        cluster.catalogue().name(Topics.TOKENS), cluster.catalogue().name(Topics.COMPLETIONS));
+  }
+
+  WorkerOutput(final Producer<String, TokenChunk> tokens, final Producer<String, Completion> completions,
+      final String tokenTopic, final String completionTopic) {
+    this.tokens = requireNonNull(tokens, "tokens");
+    this.completions = requireNonNull(completions, "completions");
+    this.tokenTopic = requireNonNull(tokenTopic, "tokenTopic");
+    this.completionTopic = requireNonNull(completionTopic, "completionTopic");
+  }
+
+  private static Map<String, Object> producerProperties(final ClusterSettings cluster) {
     final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-    tokens = new KafkaProducer<>(props, new StringSerializer(), serdes.value(Topics.TOKENS).serializer());
-    completions = new KafkaProducer<>(props, new StringSerializer(), serdes.value(Topics.COMPLETIONS).serializer());
-    tokenTopic = cluster.catalogue().name(Topics.TOKENS);
-    completionTopic = cluster.catalogue().name(Topics.COMPLETIONS);
+    return props;
   }
 
   /**
