@@ -64,7 +64,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--rounds", defaultValue = "1", description = "Run every policy this many times, each round in a"
       + " turned order, and pool each policy's requests over the rounds, so that a slot the shared host slowed moves"
-      + " one round's figures rather than the comparison (each round takes as long as a whole run of one). "
+      + " one round's figures rather than the comparison (each round takes as long as a run without rounds). "
       + "Default: ${DEFAULT-VALUE}.")
   private int rounds;
 
