@@ -52,10 +52,29 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         : "Basic " + Base64.getEncoder().encodeToString(basicAuthUserInfo.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * Registers the schema; a conflict that outlasts {@link #send}'s second try is answered by
+   * looking the identical schema up, since the registry may hold it already from a first try
+   * whose answer was lost (the request timed out, and its retry met the artifact it created).
+   * When the subject does not hold it, the conflict is the answer.
+   */
   @Override
   public int register(final String subject, final Schema schema) {
-    return cached(idsBySubjectAndSchema, new SubjectSchema(subject, schema),
-        () -> send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema)).path("id").asInt());
+    return cached(idsBySubjectAndSchema, new SubjectSchema(subject, schema), () -> {
+      try {
+        return send("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema)).path("id").asInt();
+      } catch (final SchemaRegistryException conflict) {
+        if (conflict.status() != 409) {
+          throw conflict;
+        }
+        try {
+          return sendOnce("POST", "/subjects/" + encode(subject), schemaBody(schema)).path("id").asInt();
+        } catch (final SchemaRegistryException lookup) {
+          conflict.addSuppressed(lookup);
+          throw conflict;
+        }
+      }
+    });
   }
 
   @Override

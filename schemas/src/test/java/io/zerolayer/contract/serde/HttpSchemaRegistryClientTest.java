@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -82,6 +83,41 @@ class HttpSchemaRegistryClientTest {
     assertThatThrownBy(() -> client.idOf("commands-value", SCHEMA)).isInstanceOf(SchemaRegistryException.class);
     assertThat(client.idOf("commands-value", SCHEMA)).isEqualTo(9);
     assertThat(calls).hasValue(2);
+  }
+
+  @Test
+  void shouldTakeTheIdOfTheIdenticalSchemaWhenRegisteringItKeepsConflicting() throws Exception {
+    // Given a registry that holds the schema already, from a first registration whose answer was lost
+    final List<String> paths = new CopyOnWriteArrayList<>();
+    start(exchange -> {
+      paths.add(exchange.getRequestURI().getPath());
+      if (exchange.getRequestURI().getPath().endsWith("/versions")) {
+        answer(exchange, 409, "{\"error_code\": 409, \"message\": \"An artifact with ID 'tokens-value' already exists.\"}");
+      } else {
+        answer(exchange, 200, "{\"id\": 11, \"version\": 1}");
+      }
+    });
+    final HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(url(), null);
+
+    // When it is registered, then the lookup of the identical schema answers, after the conflict's second try
+    assertThat(client.register("tokens-value", SCHEMA)).isEqualTo(11);
+    assertThat(paths).containsExactly("/subjects/tokens-value/versions", "/subjects/tokens-value/versions",
+        "/subjects/tokens-value");
+  }
+
+  @Test
+  void shouldRefuseARegistrationThatConflictsWithWhatTheSubjectHolds() throws Exception {
+    start(exchange -> {
+      if (exchange.getRequestURI().getPath().endsWith("/versions")) {
+        answer(exchange, 409, "{\"error_code\": 409, \"message\": \"Schema being registered is incompatible\"}");
+      } else {
+        answer(exchange, 404, "{\"error_code\": 40403, \"message\": \"Schema not found\"}");
+      }
+    });
+    final HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(url(), null);
+
+    assertThatThrownBy(() -> client.register("tokens-value", SCHEMA)).isInstanceOf(SchemaRegistryException.class)
+        .hasMessageContaining("409").hasMessageContaining("incompatible");
   }
 
   private interface Handler {
