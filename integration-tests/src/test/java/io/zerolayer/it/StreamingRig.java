@@ -113,6 +113,11 @@ final class StreamingRig implements AutoCloseable {
         sequenceId);
   }
 
+  /** How many of the sequence's tokens reached the client so far. */
+  int tokensSoFar(final String sequenceId) {
+    return tokens(responses.records(), sequenceId);
+  }
+
   private static int tokens(final List<ConsumerRecord<String, ResponseChunk>> records, final String sequenceId) {
     return records.stream().filter(r -> r.key().equals(sequenceId)).mapToInt(r -> r.value().getTokens().size())
         .sum();
