@@ -68,7 +68,7 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
           throw conflict;
         }
         try {
-          return sendOnce("POST", "/subjects/" + encode(subject), schemaBody(schema)).path("id").asInt();
+          return lookUpId(subject, schema);
         } catch (final SchemaRegistryException lookup) {
           conflict.addSuppressed(lookup);
           throw conflict;
@@ -79,8 +79,12 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
   @Override
   public int idOf(final String subject, final Schema schema) {
-    return cached(idsBySubjectAndSchema, new SubjectSchema(subject, schema),
-        () -> send("POST", "/subjects/" + encode(subject), schemaBody(schema)).path("id").asInt());
+    return cached(idsBySubjectAndSchema, new SubjectSchema(subject, schema), () -> lookUpId(subject, schema));
+  }
+
+  /** The id under which the subject holds this very schema; refused (404) when it does not. */
+  private int lookUpId(final String subject, final Schema schema) {
+    return send("POST", "/subjects/" + encode(subject), schemaBody(schema)).path("id").asInt();
   }
 
   @Override

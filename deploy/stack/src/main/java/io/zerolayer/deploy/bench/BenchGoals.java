@@ -41,7 +41,7 @@ final class BenchGoals {
       return goals;
     }
     final PolicyFigures z = ours.get();
-    goals.put(FigureRow.LATENCY_P99, p99(all, z));
+    goals.put(FigureRow.LATENCY_P99, p99(all));
     goals.put(FigureRow.ERROR_RATE, "<= 0.03 %: " + verdict(value(z, FigureRow.ERROR_RATE), v -> v <= MAX_ERROR_RATE));
     goals.put(FigureRow.OOM_OFF, "<= 1,200 ms with 0 failed: " + oom(z));
     goals.put(FigureRow.ZONE_MOVED, ">= 95 %: " + verdict(value(z, FigureRow.ZONE_MOVED), v -> v >= MIN_ZONE_MOVED));
@@ -49,7 +49,7 @@ final class BenchGoals {
     return goals;
   }
 
-  private static String p99(final List<PolicyFigures> all, final PolicyFigures z) {
+  private static String p99(final List<PolicyFigures> all) {
     final Map<String, OptionalDouble> p99s = new LinkedHashMap<>();
     all.forEach(f -> p99s.put(f.policy(), value(f, FigureRow.LATENCY_P99)));
     return p99(p99s);

@@ -85,6 +85,7 @@ public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload 
             : "no rehearsal run",
         rounds == 1 ? "one round" : rounds + " rounds, each running every policy once, in a turned order so that no"
             + " policy always runs at the same point of the invocation: " + IntStream.range(0, rounds)
-                .mapToObj(r -> "round " + (r + 1) + ": " + String.join(", ", order(r))).collect(Collectors.joining("; ")));
+                .mapToObj(r -> "round " + (r + 1) + ": " + String.join(", ", order(r)))
+                .collect(Collectors.joining("; ")));
   }
 }

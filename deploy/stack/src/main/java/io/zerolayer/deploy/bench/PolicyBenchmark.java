@@ -102,12 +102,13 @@ public final class PolicyBenchmark {
     return new PolicyBenchReport(commandLine, plan.describe());
   }
 
-  private Results writeRounds(final List<List<PolicyRun>> rounds, final String commandLine,
+  private static Results writeRounds(final List<List<PolicyRun>> rounds, final String commandLine,
       final PolicyBenchPlan plan, final Path dir) throws IOException {
     final List<Path> csvs = new ArrayList<>();
     final List<Path> charts = new ArrayList<>();
     for (int round = 0; round < rounds.size(); round++) {
-      final Results own = write(rounds.get(round), report(commandLine, plan), dir.resolve(RoundsReport.roundDir(round)));
+      final Results own = write(rounds.get(round), report(commandLine, plan),
+          dir.resolve(RoundsReport.roundDir(round)));
       csvs.addAll(own.csvs());
       charts.addAll(own.charts());
     }

@@ -46,6 +46,8 @@ final class RoundsReport {
   String render(final List<String> policies, final List<List<PolicyRun>> rounds) {
     final List<Map<String, PolicyRun>> byPolicy = rounds.stream()
         .map(runs -> runs.stream().collect(Collectors.toMap(PolicyRun::policy, Function.identity()))).toList();
+    final List<List<PolicyFigures>> figures = rounds.stream()
+        .map(runs -> runs.stream().map(PolicyFigures::of).toList()).toList();
     final StringBuilder text = new StringBuilder();
     line(text, "Routing policies side by side on the local broker, in " + rounds.size() + " rounds: `" + commandLine
         + "`");
@@ -55,11 +57,11 @@ final class RoundsReport {
     line(text, "Each policy's measured requests of all " + rounds.size() + " rounds together, and its P99 in each"
         + " round:");
     line(text, "");
-    pooledTable(text, policies, rounds, byPolicy);
+    pooledTable(text, policies, rounds, byPolicy, figures);
     line(text, "");
     line(text, "The goals in each round, from the round's own table:");
     line(text, "");
-    goalsTable(text, rounds);
+    goalsTable(text, figures);
     line(text, "");
     line(text, "Each round's own table, CSV and charts: " + IntStream.range(0, rounds.size())
         .mapToObj(r -> "[round " + (r + 1) + "](" + roundDir(r) + "/" + PolicyBenchReport.TABLE_FILE + ")")
@@ -68,7 +70,8 @@ final class RoundsReport {
   }
 
   private static void pooledTable(final StringBuilder text, final List<String> policies,
-      final List<List<PolicyRun>> rounds, final List<Map<String, PolicyRun>> byPolicy) {
+      final List<List<PolicyRun>> rounds, final List<Map<String, PolicyRun>> byPolicy,
+      final List<List<PolicyFigures>> figures) {
     line(text, "| figure |" + policies.stream().map(p -> " " + p + " |").collect(Collectors.joining())
         + " goal (" + BenchGoals.POLICY + ") |");
     line(text, "|---|" + "---:|".repeat(policies.size()) + "---|");
@@ -89,17 +92,17 @@ final class RoundsReport {
     }
     for (int r = 0; r < rounds.size(); r++) {
       final Map<String, RequestFigures> round = new LinkedHashMap<>();
-      final Map<String, PolicyRun> runs = byPolicy.get(r);
-      policies.forEach(p -> round.put(p, PolicyFigures.of(runs.get(p)).requests()));
+      final Map<String, PolicyFigures> ran = figures.get(r).stream()
+          .collect(Collectors.toMap(PolicyFigures::policy, Function.identity()));
+      policies.forEach(p -> round.put(p, ran.get(p).requests()));
       line(text, "| " + FigureRow.LATENCY_P99.label() + ", round " + (r + 1) + " |" + policies.stream()
           .map(p -> " " + FigureRow.LATENCY_P99.of(round.get(p)).text() + " |").collect(Collectors.joining())
           + " " + cell(BenchGoals.p99(values(round, FigureRow.LATENCY_P99))) + " |");
     }
   }
 
-  private static void goalsTable(final StringBuilder text, final List<List<PolicyRun>> rounds) {
-    final List<Map<FigureRow, String>> goals = rounds.stream()
-        .map(runs -> BenchGoals.check(runs.stream().map(PolicyFigures::of).toList())).toList();
+  private static void goalsTable(final StringBuilder text, final List<List<PolicyFigures>> rounds) {
+    final List<Map<FigureRow, String>> goals = rounds.stream().map(BenchGoals::check).toList();
     line(text, "| goal (" + BenchGoals.POLICY + ") |" + IntStream.rangeClosed(1, rounds.size())
         .mapToObj(r -> " round " + r + " |").collect(Collectors.joining()));
     line(text, "|---|" + "---|".repeat(rounds.size()));
