@@ -9,7 +9,7 @@ import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
-import io.zerolayer.contract.avro.TokenChunk;
+import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.client.Response;
 import io.zerolayer.contract.score.ScoreRows;
 import io.zerolayer.contract.topic.Topics;
@@ -36,8 +36,8 @@ class ColdRestartIT {
   void shouldMoveAtOnceARequestThatReachedAnInstanceBeforeTheHeatmapShowedItsRestart(
       final TestCluster.Handle cluster) throws Exception {
     try (StreamingRig rig = StreamingRig.start(cluster);
-        RecordCollector<String, TokenChunk> chunks = new RecordCollector<>(rig.settings(),
-            rig.catalogue().name(Topics.TOKENS), new StringDeserializer(), rig.serdes().value(Topics.TOKENS)
+        RecordCollector<String, StallDetected> stalls = new RecordCollector<>(rig.settings(),
+            rig.catalogue().name(Topics.STALLS), new StringDeserializer(), rig.serdes().value(Topics.STALLS)
             .deserializer())) {
       for (int i = 0; i < TRIES; i++) {
         // Given one instance busy with a stream, so that the next request goes to the other
@@ -63,11 +63,11 @@ class ColdRestartIT {
           continue;
         }
 
-        // Then its worker hands it back without queueing it behind the load
+        // Then its worker hands it back to the routers itself, without queueing it behind the load
         final String id = raced.request().getSequenceId();
-        chunks.awaitUntil(records -> records.stream().map(ConsumerRecord::value).anyMatch(c -> c.getSequenceId()
-            .equals(id) && c.getEpoch() == 1 && c.getFailure() != null
-            && c.getFailure().contains(idle + " is loading its weights")), Duration.ofSeconds(30));
+        stalls.awaitUntil(records -> records.stream().map(ConsumerRecord::value).anyMatch(s -> s.getSequenceId()
+            .equals(id) && s.getEpoch() == 1 && s.getReason().contains("handed the attempt back")
+            && s.getReason().contains(idle + " is loading its weights")), Duration.ofSeconds(30));
         // And the busy one serves all of it, long before the load would have ended (the first of the
         // handback and the heatmap's row of the restart moves it)
         final Response response = raced.answer().get(60, TimeUnit.SECONDS);
@@ -82,6 +82,8 @@ class ColdRestartIT {
         assertThat(response.text()).as("%s: %s", response.outcome(), rig.decisions().describe(id))
             .isEqualTo(ExpectedText.of(raced.request()));
         assertThat(all).extracting(RoutingDecision::getEpoch).startsWith(1, 2);
+        assertThat(all).as("one backup however many reports of the attempt: %s", rig.decisions().describe(id))
+            .filteredOn(d -> d.getEpoch() == 2).hasSize(1);
         assertThat(all.get(1).getInstanceId()).isEqualTo(owner);
         assertThat(all.get(1).getDecidedAtMs() - sentMs).as("moved before the weight load ended")
             .isLessThan(WEIGHT_LOAD_MS / 2);

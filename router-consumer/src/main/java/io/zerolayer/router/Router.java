@@ -91,11 +91,11 @@ public final class Router implements AutoCloseable {
     final RecentCutovers cutovers = new RecentCutovers(config.avoidAfterCutovers(), config.avoidWindow(),
         config.avoidHold());
     final LocalView view = new LocalView(new LocalDispatches(), cutovers);
+    lookup = new RequestLookup(cluster, serdes);
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
         new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars(),
             internalTopics(cluster)), tenants, decider, view),
-        heatmap, records, writer, meters);
-    lookup = new RequestLookup(cluster, serdes);
+        heatmap, records, writer, meters, lookup);
     stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, new StallDecider(decider, view),
         heatmap, records, writer, meters);
     transaction = new PollTransaction(consumer, producer, new TransactionMeters(registry));
@@ -150,7 +150,7 @@ public final class Router implements AutoCloseable {
         failIfHeatmapFailed();
         final ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
         if (!records.isEmpty()) {
-          transaction.run(records, this::route);
+          stallRouter.settle(transaction.run(records, this::route));
         }
       }
     } catch (final WakeupException | InterruptedException e) {

@@ -44,8 +44,11 @@ public final class PollTransaction {
     this.meters = requireNonNull(meters, "meters");
   }
 
-  /** Routes each record through {@code route}, which writes with the producer it is given, and commits. */
-  public void run(final ConsumerRecords<byte[], byte[]> records,
+  /**
+   * Routes each record through {@code route}, which writes with the producer it is given, and
+   * commits; false when the transaction was aborted and its records are to be read again.
+   */
+  public boolean run(final ConsumerRecords<byte[], byte[]> records,
       final BiConsumer<ConsumerRecord<byte[], byte[]>, Producer<byte[], byte[]>> route) {
     final long start = System.nanoTime();
     producer.beginTransaction();
@@ -60,11 +63,12 @@ public final class PollTransaction {
       LOG.warn("Transaction failed, aborting and re-reading its records: {}", e.toString());
       producer.abortTransaction();
       rewind(records.partitions());
-      return;
+      return false;
     }
     final long committing = System.nanoTime();
     commit();
     meters.committed(records.count(), committing - start, System.nanoTime() - committing);
+    return true;
   }
 
   /** Commits; a commit that timed out is retried, as the producer requires, until it is done. */

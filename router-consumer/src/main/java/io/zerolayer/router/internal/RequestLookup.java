@@ -1,14 +1,18 @@
 package io.zerolayer.router.internal;
 
+import static java.util.Objects.requireNonNull;
+
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -19,26 +23,54 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
- * Reads one request back from the ingress topic by its partition and offset, which every
- * decision records: what a router needs to resume a sequence that another router started.
- * Used by one router thread only.
+ * Finds one request by its partition and offset on the ingress topic, which every decision
+ * records: what a router needs to resume a sequence. The {@value #RECENT} requests this router
+ * dispatched last are kept, so that cutting one of them over reads nothing (a read costs a fetch,
+ * tens of ms on a busy broker, and a cut-over is a pause the client sees); any other, as one that
+ * another router started, is read back from the topic. Used by one router thread only.
  */
 public final class RequestLookup implements AutoCloseable {
 
+  static final int RECENT = 4_096;
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-  private final KafkaConsumer<byte[], byte[]> consumer;
+  private record Position(int partition, long offset) {
+  }
+
+  private final Map<Position, InferenceRequest> recent = new LinkedHashMap<>(RECENT * 2, 0.75f, false) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(final Map.Entry<Position, InferenceRequest> eldest) {
+      return size() > RECENT;
+    }
+  };
+  private final Consumer<byte[], byte[]> consumer;
   private final Deserializer<InferenceRequest> requests;
   private final String topic;
 
   public RequestLookup(final ClusterSettings cluster, final ContractSerdes serdes) {
+    this(new KafkaConsumer<>(consumerProps(cluster), new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+        serdes, cluster.catalogue().name(Topics.REQUESTS));
+  }
+
+  RequestLookup(final Consumer<byte[], byte[]> consumer, final ContractSerdes serdes, final String topic) {
+    this.consumer = requireNonNull(consumer, "consumer");
+    this.requests = serdes.value(Topics.REQUESTS).deserializer();
+    this.topic = requireNonNull(topic, "topic");
+  }
+
+  private static Map<String, Object> consumerProps(final ClusterSettings cluster) {
     final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
-    consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    requests = serdes.value(Topics.REQUESTS).deserializer();
-    topic = cluster.catalogue().name(Topics.REQUESTS);
+    return props;
+  }
+
+  /** Keeps a request this router dispatched, read from that position. */
+  public void remember(final int partition, final long offset, final InferenceRequest request) {
+    recent.put(new Position(partition, offset), request);
   }
 
   /**
@@ -50,6 +82,11 @@ public final class RequestLookup implements AutoCloseable {
     if (partition < 0 || offset < 0) {
       return Optional.empty();
     }
+    final InferenceRequest kept = recent.get(new Position(partition, offset));
+    return kept != null ? Optional.of(kept) : readBack(partition, offset);
+  }
+
+  private Optional<InferenceRequest> readBack(final int partition, final long offset) {
     final TopicPartition where = new TopicPartition(topic, partition);
     consumer.assign(List.of(where));
     consumer.seek(where, offset);

@@ -28,9 +28,14 @@ public final class RequestRouter {
   private final HeatmapView heatmap;
   private final RouterRecords records;
   private final RouterMeters meters;
+  private final RequestLookup lookup;
 
+  /**
+   * @param lookup keeps the requests dispatched, for their cut-overs
+   */
   public RequestRouter(final TopicCatalogue catalogue, final ContractSerdes serdes, final RequestDecider decider,
-      final HeatmapView heatmap, final RouterRecords records, final RecordWriter writer, final RouterMeters meters) {
+      final HeatmapView heatmap, final RouterRecords records, final RecordWriter writer, final RouterMeters meters,
+      final RequestLookup lookup) {
     this.catalogue = requireNonNull(catalogue, "catalogue");
     this.requests = serdes.value(Topics.REQUESTS).deserializer();
     this.writer = requireNonNull(writer, "writer");
@@ -38,6 +43,7 @@ public final class RequestRouter {
     this.heatmap = requireNonNull(heatmap, "heatmap");
     this.records = requireNonNull(records, "records");
     this.meters = requireNonNull(meters, "meters");
+    this.lookup = requireNonNull(lookup, "lookup");
   }
 
   /** Routes one request record through the producer (inside an open transaction). */
@@ -70,6 +76,7 @@ public final class RequestRouter {
     if (result.decision().dispatched()) {
       writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request, decided, result.prompt(),
           result.decision().expectsWarm()));
+      lookup.remember(record.partition(), record.offset(), request);
     }
     meters.decided(decided.getOutcome(), record.timestamp(), now);
   }

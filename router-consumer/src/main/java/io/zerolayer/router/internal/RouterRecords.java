@@ -107,6 +107,8 @@ public final class RouterRecords {
         .setResumeFromIndex(decision.getResumeFromIndex())
         .setTraceId(decision.getTraceId())
         .setDispatchedAtMs(decision.getDecidedAtMs())
+        .setRequestPartition(decision.getRequestPartition())
+        .setRequestOffset(decision.getRequestOffset())
         .setExpectsWarm(expectsWarm)
         .build();
   }

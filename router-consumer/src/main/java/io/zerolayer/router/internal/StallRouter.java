@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * Cut-over (DESIGN section 7): for a stalled attempt, picks a backup that is never the stalled
  * instance, writes the decision with epoch + 1 and the resume index, dispatches the resume
  * task and cancels the old attempt. All through the caller's transaction, so an aborted
- * transaction handles the stall again. A repeated report of the same attempt gives a second
- * decision of the same epoch, which token-buffer ignores as stale.
+ * transaction handles the stall again. A repeated report of an attempt this router cut over
+ * already changes nothing (see {@link HandledStalls}).
  */
 public final class StallRouter {
 
@@ -38,6 +38,7 @@ public final class StallRouter {
   private final RouterRecords records;
   private final RecordWriter writer;
   private final RouterMeters meters;
+  private final HandledStalls handled = new HandledStalls();
 
   public StallRouter(final TopicCatalogue catalogue, final ContractSerdes serdes, final RequestLookup lookup,
       final StallDecider decider, final HeatmapView heatmap, final RouterRecords records, final RecordWriter writer,
@@ -62,6 +63,11 @@ public final class StallRouter {
       meters.deadLettered();
       return;
     }
+    if (handled.handled(stall.getSequenceId(), stall.getEpoch())) {
+      LOG.debug("{} (epoch {}) was cut over already; repeated report ignored: {}", stall.getSequenceId(),
+          stall.getEpoch(), stall.getReason());
+      return;
+    }
     final Optional<InferenceRequest> request = lookup.find(stall.getRequestPartition(), stall.getRequestOffset());
     if (request.isEmpty()) {
       LOG.warn("Cannot cut over {} (epoch {}): its request at {}/{} is gone or unreadable", stall.getSequenceId(),
@@ -82,6 +88,12 @@ public final class StallRouter {
           decision.expectsWarm()));
     }
     writer.send(out, Topics.COMMANDS, stall.getInstanceId(), records.cancel(stall, now));
+    handled.handle(stall.getSequenceId(), stall.getEpoch());
     meters.decided(decided.getOutcome(), record.timestamp(), now);
+  }
+
+  /** The transaction of the stalls routed since the last call ended; whether it committed. */
+  public void settle(final boolean committed) {
+    handled.settle(committed);
   }
 }

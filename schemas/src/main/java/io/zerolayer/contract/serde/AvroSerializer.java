@@ -48,21 +48,25 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
     }
   }
 
-  @Override
-  public byte[] serialize(final String topic, final T record) {
-    if (record == null) {
-      return null;
-    }
+  /** The id under which records of that schema are written to the topic, registered if this serializer does. */
+  int schemaId(final String topic, final Schema schema) {
     final String subject = topic + "-value";
-    final int id;
     try {
-      id = autoRegister ? registry.register(subject, record.getSchema()) : registry.idOf(subject, record.getSchema());
+      return autoRegister ? registry.register(subject, schema) : registry.idOf(subject, schema);
     } catch (final SchemaRegistryException e) {
       if (SchemaRegistryUnavailableException.isTransient(e)) {
         throw new SchemaRegistryUnavailableException("Cannot write a record to " + topic + " now: " + e.getMessage(), e);
       }
       throw new SerializationException("Cannot get a schema id for subject " + subject + ": " + e.getMessage(), e);
     }
+  }
+
+  @Override
+  public byte[] serialize(final String topic, final T record) {
+    if (record == null) {
+      return null;
+    }
+    final int id = schemaId(topic, record.getSchema());
     final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
     out.write(MAGIC_BYTE);
     out.writeBytes(ByteBuffer.allocate(Integer.BYTES).putInt(id).array());

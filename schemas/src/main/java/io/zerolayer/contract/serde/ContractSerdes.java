@@ -3,6 +3,7 @@ package io.zerolayer.contract.serde;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.topic.Topic;
+import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -44,6 +45,17 @@ public final class ContractSerdes implements AutoCloseable {
   /** One serializer for records of any type, for a producer that writes to several topics. */
   public Serializer<SpecificRecord> anyRecordSerializer() {
     return new AvroSerializer<>(registry, autoRegister);
+  }
+
+  /**
+   * Gets the id of a topic's value schema now, registering it where these serdes register: a
+   * writer that does so when it starts keeps its first record from waiting for the registry.
+   *
+   * @param topicName the topic's name in the catalogue in use
+   */
+  public int valueSchemaId(final String topicName, final Topic<String, ? extends SpecificRecord> topic) {
+    return new AvroSerializer<>(registry, autoRegister).schemaId(topicName,
+        SpecificData.get().getSchema(topic.valueType()));
   }
 
   /** The key serde of every catalogue topic but the dead-letter ones. */

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.zerolayer.contract.avro.Completion;
 import io.zerolayer.contract.avro.CompletionOutcome;
 import io.zerolayer.contract.avro.DispatchTask;
+import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,10 +48,13 @@ final class TaskRun implements Runnable, TokenSink {
 
   @Override
   public void run() {
+    if (task.getExpectsWarm() && engine.loading()) {
+      handBack();
+      return;
+    }
     CompletionOutcome outcome = CompletionOutcome.FINISHED;
     String finishReason;
     try {
-      refuseWhileLoading();
       finishReason = engine.generate(task, this);
       if (sendFailed.get()) {
         outcome = CompletionOutcome.FAILED;
@@ -79,12 +83,19 @@ final class TaskRun implements Runnable, TokenSink {
     output.completion(completion(outcome));
   }
 
-  /** A task sent as to a warm instance goes back at once while the engine loads its weights. */
-  private void refuseWhileLoading() throws EngineLoadingException {
-    if (task.getExpectsWarm() && engine.loading()) {
-      throw new EngineLoadingException(task.getInstanceId() + " is loading its weights and serves nothing yet;"
-          + " the task was sent as to a warm instance, so it goes back to be served by another");
-    }
+  /**
+   * A task sent as to a warm instance goes back at once while the engine loads its weights. The
+   * worker asks the routers for the cut-over itself: a failure chunk would wait for token-buffer's
+   * next commit before a router could read the stall it reports. Only when that report cannot be
+   * sent does the failure chunk carry it.
+   */
+  private void handBack() {
+    final String why = "the worker handed the attempt back: " + task.getInstanceId() + " is loading its weights"
+        + " and serves nothing yet, and the task was sent as to a warm instance";
+    LOG.info("Handing {} (epoch {}) back: {} is loading its weights", task.getSequenceId(), task.getEpoch(),
+        task.getInstanceId());
+    output.stall(handedBack(why), error -> output.tokens(failure(why), this::failed));
+    output.completion(completion(CompletionOutcome.FAILED));
   }
 
   @Override
@@ -122,6 +133,19 @@ final class TaskRun implements Runnable, TokenSink {
   @Override
   public boolean cancelled() {
     return cancelled.get();
+  }
+
+  private StallDetected handedBack(final String why) {
+    return StallDetected.newBuilder()
+        .setSequenceId(task.getSequenceId())
+        .setEpoch(task.getEpoch())
+        .setInstanceId(task.getInstanceId())
+        .setNextIndex(task.getResumeFromIndex())
+        .setReason(why)
+        .setRequestPartition(task.getRequestPartition())
+        .setRequestOffset(task.getRequestOffset())
+        .setDetectedAtMs(System.currentTimeMillis())
+        .build();
   }
 
   private TokenChunk failure(final String why) {

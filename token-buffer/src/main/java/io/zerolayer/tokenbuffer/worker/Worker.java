@@ -55,6 +55,7 @@ public final class Worker implements AutoCloseable {
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final KafkaProducer<byte[], byte[]> deadLetters;
   private final WorkerOutput output;
+  private final ContractSerdes serdes;
   private final Deserializer<DispatchTask> tasks;
   private final Deserializer<InstanceCommand> commands;
   private final String dispatchTopic;
@@ -79,6 +80,7 @@ public final class Worker implements AutoCloseable {
     deadLetterTopic = catalogue.name(Topics.INFERENCE_DLQ);
     tasks = serdes.value(Topics.DISPATCH).deserializer();
     commands = serdes.value(Topics.COMMANDS).deserializer();
+    this.serdes = requireNonNull(serdes, "serdes");
     output = new WorkerOutput(cluster, serdes);
     consumer = new KafkaConsumer<>(consumerProps(cluster, instanceId), new ByteArrayDeserializer(),
         new ByteArrayDeserializer());
@@ -113,6 +115,7 @@ public final class Worker implements AutoCloseable {
 
   private void poll() {
     try {
+      output.readAhead(serdes);
       while (running) {
         final var records = consumer.poll(Duration.ofMillis(100));
         for (final ConsumerRecord<byte[], byte[]> record : records) {

@@ -3,14 +3,18 @@ package io.zerolayer.tokenbuffer.worker;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.Completion;
+import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
 import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -22,16 +26,15 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** A worker's writes: token chunks keyed by sequence, completions keyed by instance. */
+/**
+ * A worker's writes: token chunks keyed by sequence, completions keyed by instance, and the
+ * stall reports of attempts it hands back, keyed by sequence like token-buffer's. One producer
+ * writes them all, so that a rare handback goes out on the connection the token chunks keep in use.
+ */
 final class WorkerOutput implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(WorkerOutput.class);
-
-  private final Producer<String, TokenChunk> tokens;
-  private final Producer<String, Completion> completions;
-  private final String tokenTopic;
-  private final String completionTopic;
-  private final Callback report = (metadata, error) -> {
+  private static final Callback REPORT = (metadata, error) -> {
     if (error instanceof RetriableException) {
       LOG.warn("Send still failing after the producer's retries: {}", error.toString());
     } else if (error != null) {
@@ -39,20 +42,21 @@ final class WorkerOutput implements AutoCloseable {
     }
   };
 
+  private final Producer<String, SpecificRecord> producer;
+  private final String tokenTopic;
+  private final String completionTopic;
+  private final String stallTopic;
+
   WorkerOutput(final ClusterSettings cluster, final ContractSerdes serdes) {
-    this(new KafkaProducer<>(producerProperties(cluster), new StringSerializer(),
-            serdes.value(Topics.TOKENS).serializer()),
-        new KafkaProducer<>(producerProperties(cluster), new StringSerializer(),
-            serdes.value(Topics.COMPLETIONS).serializer()),
-        cluster.catalogue().name(Topics.TOKENS), cluster.catalogue().name(Topics.COMPLETIONS));
+    this(new KafkaProducer<>(producerProperties(cluster), new StringSerializer(), serdes.anyRecordSerializer()),
+        cluster.catalogue());
   }
 
-  WorkerOutput(final Producer<String, TokenChunk> tokens, final Producer<String, Completion> completions,
-      final String tokenTopic, final String completionTopic) {
-    this.tokens = requireNonNull(tokens, "tokens");
-    this.completions = requireNonNull(completions, "completions");
-    this.tokenTopic = requireNonNull(tokenTopic, "tokenTopic");
-    this.completionTopic = requireNonNull(completionTopic, "completionTopic");
+  WorkerOutput(final Producer<String, SpecificRecord> producer, final TopicCatalogue catalogue) {
+    this.producer = requireNonNull(producer, "producer");
+    this.tokenTopic = catalogue.name(Topics.TOKENS);
+    this.completionTopic = catalogue.name(Topics.COMPLETIONS);
+    this.stallTopic = catalogue.name(Topics.STALLS);
   }
 
   private static Map<String, Object> producerProperties(final ClusterSettings cluster) {
@@ -63,13 +67,50 @@ final class WorkerOutput implements AutoCloseable {
   }
 
   /**
+   * Reads now what a first send to each output topic would wait for, the topic's metadata and the
+   * id of its value schema, so that neither holds up this worker's first chunk or first handback
+   * (a worker may hand back only one attempt in its life, and nothing should slow that one).
+   */
+  void readAhead(final ContractSerdes serdes) {
+    try {
+      for (final String topic : List.of(tokenTopic, completionTopic, stallTopic)) {
+        producer.partitionsFor(topic);
+      }
+      serdes.valueSchemaId(tokenTopic, Topics.TOKENS);
+      serdes.valueSchemaId(completionTopic, Topics.COMPLETIONS);
+      serdes.valueSchemaId(stallTopic, Topics.STALLS);
+    } catch (final KafkaException e) {
+      LOG.warn("Could not read the output topics' metadata and schema ids ahead ({}); the first sends will",
+          e.toString());
+    }
+  }
+
+  /**
    * Sends a chunk; {@code failed} hears of a send that failed for good, after which every later
    * chunk of the attempt would be refused as a gap.
    */
   void tokens(final TokenChunk chunk, final Consumer<Exception> failed) {
+    send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), failed);
+  }
+
+  /**
+   * Asks the routers to cut the attempt over; {@code failed} hears of a report that could not be
+   * sent, which must then go by token-buffer.
+   */
+  void stall(final StallDetected stall, final Consumer<Exception> failed) {
+    send(new ProducerRecord<>(stallTopic, stall.getSequenceId(), stall), failed);
+  }
+
+  void completion(final Completion completion) {
+    send(new ProducerRecord<>(completionTopic, completion.getInstanceId(), completion), error ->
+        LOG.warn("Completion of {} (epoch {}) not published: {}", completion.getSequenceId(), completion.getEpoch(),
+            error.toString()));
+  }
+
+  private void send(final ProducerRecord<String, SpecificRecord> record, final Consumer<Exception> failed) {
     try {
-      tokens.send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), (metadata, error) -> {
-        report.onCompletion(metadata, error);
+      producer.send(record, (metadata, error) -> {
+        REPORT.onCompletion(metadata, error);
         if (error != null) {
           failed.accept(error);
         }
@@ -80,18 +121,8 @@ final class WorkerOutput implements AutoCloseable {
     }
   }
 
-  void completion(final Completion completion) {
-    try {
-      completions.send(new ProducerRecord<>(completionTopic, completion.getInstanceId(), completion), report);
-    } catch (final KafkaException e) {
-      LOG.warn("Completion of {} (epoch {}) not published: {}", completion.getSequenceId(), completion.getEpoch(),
-          e.toString());
-    }
-  }
-
   @Override
   public void close() {
-    tokens.close(Duration.ofSeconds(5));
-    completions.close(Duration.ofSeconds(5));
+    producer.close(Duration.ofSeconds(5));
   }
 }

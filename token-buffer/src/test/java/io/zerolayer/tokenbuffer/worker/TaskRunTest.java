@@ -6,34 +6,59 @@ import io.zerolayer.contract.avro.Completion;
 import io.zerolayer.contract.avro.CompletionOutcome;
 import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.InstanceCommand;
+import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
+import io.zerolayer.contract.topic.Topic;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.contract.topic.Topics;
 import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 class TaskRunTest {
 
-  private final MockProducer<String, TokenChunk> tokens = new MockProducer<>(true, null, new StringSerializer(),
-      none());
-  private final MockProducer<String, Completion> completions = new MockProducer<>(true, null,
+  private final TopicCatalogue catalogue = TopicCatalogue.unprefixed();
+  private final MockProducer<String, SpecificRecord> producer = new MockProducer<>(true, null,
       new StringSerializer(), none());
-  private final WorkerOutput output = new WorkerOutput(tokens, completions, "tokens", "completions");
+  private final WorkerOutput output = new WorkerOutput(producer, catalogue);
 
   @Test
-  void shouldHandBackATaskSentAsToAWarmInstanceWhileTheEngineLoadsItsWeights() {
+  void shouldHandBackATaskSentAsToAWarmInstanceWhileTheEngineLoadsItsWeightsStraightToTheRouters() {
     final LoadingEngine engine = new LoadingEngine(true);
 
     new TaskRun(task(true), engine, output).run();
 
     assertThat(engine.generated).as("the engine never saw it").isFalse();
-    final List<TokenChunk> chunks = tokens.history().stream().map(ProducerRecord::value).toList();
-    assertThat(chunks).hasSize(1);
-    assertThat(chunks.get(0).getFailure()).contains("gpu-5 is loading its weights", "goes back");
-    assertThat(completions.history()).singleElement()
-        .satisfies(r -> assertThat(r.value().getOutcome()).isEqualTo(CompletionOutcome.FAILED));
+    assertThat(sent(Topics.STALLS)).singleElement().satisfies(record -> {
+      assertThat(record.key()).isEqualTo("s-1");
+      final StallDetected stall = (StallDetected) record.value();
+      assertThat(stall.getReason()).contains("handed the attempt back", "gpu-5 is loading its weights");
+      assertThat(List.of(stall.getEpoch(), stall.getNextIndex(), stall.getRequestPartition()))
+          .containsExactly(2, 9, 3);
+      assertThat(stall.getRequestOffset()).isEqualTo(41L);
+      assertThat(stall.getInstanceId()).isEqualTo("gpu-5");
+    });
+    assertThat(sent(Topics.TOKENS)).as("no failure chunk: the report went to the routers").isEmpty();
+    assertThat(sent(Topics.COMPLETIONS)).singleElement()
+        .satisfies(r -> assertThat(((Completion) r.value()).getOutcome()).isEqualTo(CompletionOutcome.FAILED));
+  }
+
+  @Test
+  void shouldSayAHandbackInAFailureChunkWhenItsReportToTheRoutersCannotBeSent() {
+    final MockProducer<String, SpecificRecord> refusing = new MockProducer<>(false, null, new StringSerializer(),
+        none());
+
+    new TaskRun(task(true), new LoadingEngine(true), new WorkerOutput(refusing, catalogue)).run();
+    refusing.errorNext(new TimeoutException("broker gone"));
+
+    assertThat(refusing.history()).filteredOn(r -> r.topic().equals(catalogue.name(Topics.TOKENS)))
+        .singleElement().satisfies(r -> assertThat(((TokenChunk) r.value()).getFailure())
+        .contains("gpu-5 is loading its weights"));
   }
 
   @Test
@@ -46,14 +71,20 @@ class TaskRunTest {
 
     assertThat(loading.generated).isTrue();
     assertThat(loaded.generated).isTrue();
-    assertThat(tokens.history()).allSatisfy(r -> assertThat(r.value().getFailure()).isNull());
-    assertThat(completions.history()).hasSize(2)
-        .allSatisfy(r -> assertThat(r.value().getOutcome()).isEqualTo(CompletionOutcome.FINISHED));
+    assertThat(sent(Topics.TOKENS)).allSatisfy(r -> assertThat(((TokenChunk) r.value()).getFailure()).isNull());
+    assertThat(sent(Topics.STALLS)).isEmpty();
+    assertThat(sent(Topics.COMPLETIONS)).hasSize(2)
+        .allSatisfy(r -> assertThat(((Completion) r.value()).getOutcome()).isEqualTo(CompletionOutcome.FINISHED));
+  }
+
+  private List<ProducerRecord<String, SpecificRecord>> sent(final Topic<?, ?> topic) {
+    return producer.history().stream().filter(r -> r.topic().equals(catalogue.name(topic))).toList();
   }
 
   private static DispatchTask task(final boolean expectsWarm) {
-    return DispatchTask.newBuilder().setSequenceId("s-1").setEpoch(1).setInstanceId("gpu-5").setPrompt("hello")
+    return DispatchTask.newBuilder().setSequenceId("s-1").setInstanceId("gpu-5").setPrompt("hello")
         .setInputTokens(1).setMaxOutputTokens(4).setSeed(7).setTraceId("t-1").setDispatchedAtMs(0)
+        .setEpoch(2).setResumeFromIndex(9).setRequestPartition(3).setRequestOffset(41)
         .setExpectsWarm(expectsWarm).build();
   }
 
