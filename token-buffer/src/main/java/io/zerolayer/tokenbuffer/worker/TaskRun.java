@@ -86,15 +86,20 @@ final class TaskRun implements Runnable, TokenSink {
   /**
    * A task sent as to a warm instance goes back at once while the engine loads its weights. The
    * worker asks the routers for the cut-over itself: a failure chunk would wait for token-buffer's
-   * next commit before a router could read the stall it reports. Only when that report cannot be
-   * sent does the failure chunk carry it.
+   * next commit before a router could read the stall it reports. The failure chunk carries it when
+   * the report cannot be sent, or when the task does not say where its request is (a router that
+   * predates the field sent it): token-buffer knows that from the decision.
    */
   private void handBack() {
     final String why = "the worker handed the attempt back: " + task.getInstanceId() + " is loading its weights"
         + " and serves nothing yet, and the task was sent as to a warm instance";
     LOG.info("Handing {} (epoch {}) back: {} is loading its weights", task.getSequenceId(), task.getEpoch(),
         task.getInstanceId());
-    output.stall(handedBack(why), error -> output.tokens(failure(why), this::failed));
+    if (task.getRequestPartition() < 0 || task.getRequestOffset() < 0) {
+      output.tokens(failure(why), this::failed);
+    } else {
+      output.stall(handedBack(why), error -> output.tokens(failure(why), this::failed));
+    }
     output.completion(completion(CompletionOutcome.FAILED));
   }
 

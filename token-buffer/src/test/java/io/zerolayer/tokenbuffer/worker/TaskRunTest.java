@@ -62,6 +62,18 @@ class TaskRunTest {
   }
 
   @Test
+  void shouldSayAHandbackInAFailureChunkWhenTheTaskDoesNotSayWhereItsRequestIs() {
+    final DispatchTask fromAnOlderRouter = DispatchTask.newBuilder(task(true)).setRequestPartition(-1)
+        .setRequestOffset(-1).build();
+
+    new TaskRun(fromAnOlderRouter, new LoadingEngine(true), output).run();
+
+    assertThat(sent(Topics.STALLS)).as("a router could not find the request").isEmpty();
+    assertThat(sent(Topics.TOKENS)).singleElement().satisfies(r -> assertThat(((TokenChunk) r.value())
+        .getFailure()).contains("gpu-5 is loading its weights"));
+  }
+
+  @Test
   void shouldQueueATaskSentKnowinglyToTheColdInstanceOrToAnEngineThatIsNotLoading() {
     final LoadingEngine loading = new LoadingEngine(true);
     final LoadingEngine loaded = new LoadingEngine(false);
