@@ -13,7 +13,9 @@ import java.util.Set;
  * the transaction that cut it over commits; an aborted transaction's records are read again and
  * must be handled again. The oldest are forgotten beyond {@link #CAPACITY}; a repeated report of
  * one of those, as one that reaches another router after a rebalance, gets a second decision of
- * the same epoch, which token-buffer ignores as stale. Used by one router thread only.
+ * the same epoch, which token-buffer ignores as stale. An attempt is named by its request's
+ * position on the ingress topic and its epoch: a new request may reuse a finished sequence's id.
+ * Used by one router thread only.
  */
 final class HandledStalls {
 
@@ -30,14 +32,14 @@ final class HandledStalls {
   private final Set<String> pending = new LinkedHashSet<>();
 
   /** Whether that attempt was cut over already, in a committed transaction or in the open one. */
-  boolean handled(final String sequenceId, final int epoch) {
-    final String attempt = attempt(sequenceId, epoch);
+  boolean handled(final int requestPartition, final long requestOffset, final int epoch) {
+    final String attempt = attempt(requestPartition, requestOffset, epoch);
     return committed.contains(attempt) || pending.contains(attempt);
   }
 
   /** Notes a cut-over made in the open transaction. */
-  void handle(final String sequenceId, final int epoch) {
-    pending.add(attempt(sequenceId, epoch));
+  void handle(final int requestPartition, final long requestOffset, final int epoch) {
+    pending.add(attempt(requestPartition, requestOffset, epoch));
   }
 
   /** The open transaction ended: its cut-overs count if it committed, and are forgotten if not. */
@@ -48,7 +50,7 @@ final class HandledStalls {
     pending.clear();
   }
 
-  private static String attempt(final String sequenceId, final int epoch) {
-    return sequenceId + '@' + epoch;
+  private static String attempt(final int requestPartition, final long requestOffset, final int epoch) {
+    return requestPartition + ":" + requestOffset + "@" + epoch;
   }
 }

@@ -63,7 +63,7 @@ public final class StallRouter {
       meters.deadLettered();
       return;
     }
-    if (handled.handled(stall.getSequenceId(), stall.getEpoch())) {
+    if (handled.handled(stall.getRequestPartition(), stall.getRequestOffset(), stall.getEpoch())) {
       LOG.debug("{} (epoch {}) was cut over already; repeated report ignored: {}", stall.getSequenceId(),
           stall.getEpoch(), stall.getReason());
       return;
@@ -88,7 +88,7 @@ public final class StallRouter {
           decision.expectsWarm()));
     }
     writer.send(out, Topics.COMMANDS, stall.getInstanceId(), records.cancel(stall, now));
-    handled.handle(stall.getSequenceId(), stall.getEpoch());
+    handled.handle(stall.getRequestPartition(), stall.getRequestOffset(), stall.getEpoch());
     meters.decided(decided.getOutcome(), record.timestamp(), now);
   }
 
