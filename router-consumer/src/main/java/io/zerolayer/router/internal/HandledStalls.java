@@ -1,9 +1,7 @@
 package io.zerolayer.router.internal;
 
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,25 +19,21 @@ final class HandledStalls {
 
   static final int CAPACITY = 10_000;
 
-  private final Set<String> committed = Collections.newSetFromMap(new LinkedHashMap<>(16, 0.75f, false) {
-    private static final long serialVersionUID = 1L;
+  private record Attempt(int requestPartition, long requestOffset, int epoch) {
+  }
 
-    @Override
-    protected boolean removeEldestEntry(final Map.Entry<String, Boolean> eldest) {
-      return size() > CAPACITY;
-    }
-  });
-  private final Set<String> pending = new LinkedHashSet<>();
+  private final Set<Attempt> committed = Collections.newSetFromMap(BoundedMaps.keepingNewest(CAPACITY));
+  private final Set<Attempt> pending = new LinkedHashSet<>();
 
   /** Whether that attempt was cut over already, in a committed transaction or in the open one. */
   boolean handled(final int requestPartition, final long requestOffset, final int epoch) {
-    final String attempt = attempt(requestPartition, requestOffset, epoch);
+    final Attempt attempt = new Attempt(requestPartition, requestOffset, epoch);
     return committed.contains(attempt) || pending.contains(attempt);
   }
 
   /** Notes a cut-over made in the open transaction. */
   void handle(final int requestPartition, final long requestOffset, final int epoch) {
-    pending.add(attempt(requestPartition, requestOffset, epoch));
+    pending.add(new Attempt(requestPartition, requestOffset, epoch));
   }
 
   /** The open transaction ended: its cut-overs count if it committed, and are forgotten if not. */
@@ -48,9 +42,5 @@ final class HandledStalls {
       committed.addAll(pending);
     }
     pending.clear();
-  }
-
-  private static String attempt(final int requestPartition, final long requestOffset, final int epoch) {
-    return requestPartition + ":" + requestOffset + "@" + epoch;
   }
 }

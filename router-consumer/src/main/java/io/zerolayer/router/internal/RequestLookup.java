@@ -8,7 +8,6 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,14 +36,7 @@ public final class RequestLookup implements AutoCloseable {
   private record Position(int partition, long offset) {
   }
 
-  private final Map<Position, InferenceRequest> recent = new LinkedHashMap<>(RECENT * 2, 0.75f, false) {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    protected boolean removeEldestEntry(final Map.Entry<Position, InferenceRequest> eldest) {
-      return size() > RECENT;
-    }
-  };
+  private final Map<Position, InferenceRequest> recent = BoundedMaps.keepingNewest(RECENT);
   private final Consumer<byte[], byte[]> consumer;
   private final Deserializer<InferenceRequest> requests;
   private final String topic;
