@@ -20,11 +20,6 @@ import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.router.RouterApp;
 import io.zerolayer.router.tenant.Tenant;
 import io.zerolayer.runtime.ClusterSettings;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +51,7 @@ class RouterCrashIT {
     final TopicCatalogue catalogue = cluster.newCatalogue();
     final ClusterSettings settings = cluster.settings(catalogue);
     final Path workDir = cluster.stateDir(catalogue);
-    Process doomed = null;
+    ChildApp doomed = null;
     try (Fleet fleet = Fleet.start(settings, 3, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
         Pipeline pipeline = Pipeline.start(settings, workDir, false, TestTenants.UNLIMITED);
         ContractSerdes serdes = new ContractSerdes(settings.serdes());
@@ -68,9 +63,8 @@ class RouterCrashIT {
         InferenceClient client = new InferenceClient(settings, serdes)) {
       Awaits.routerSees(pipeline, fleet.instanceIds());
       // Given a second router, in its own process, sharing the requests with the in-process one
-      final int port = freePort();
-      doomed = startRouterProcess(settings, catalogue, workDir, port);
-      awaitReady(port);
+      doomed = startRouterProcess(settings, catalogue, workDir);
+      doomed.awaitReady(Duration.ofSeconds(60));
       Awaits.groupHasMembersWithPartitions(settings, catalogue.prefix() + "zerolayer-router", 2);
 
       // When requests stream in and that process is killed a third of the way, once it has routed some
@@ -81,7 +75,7 @@ class RouterCrashIT {
         if (i == REQUESTS / 3) {
           await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
               .until(() -> routedBy(decisions, "crash-router"));
-          new ProcessBuilder("kill", "-9", Long.toString(doomed.pid())).start().waitFor();
+          doomed.kill();
           killedAtMs = System.currentTimeMillis();
         }
         TimeUnit.MILLISECONDS.sleep(PACE_MS);
@@ -121,7 +115,7 @@ class RouterCrashIT {
           && killedPartitions.contains(d.getRequestPartition()) && d.getDecidedAtMs() > killedAt);
     } finally {
       if (doomed != null) {
-        doomed.destroyForcibly();
+        doomed.close();
       }
     }
   }
@@ -142,39 +136,17 @@ class RouterCrashIT {
     return records.stream().collect(Collectors.groupingBy(key, Collectors.counting()));
   }
 
-  /** Waits until the router process says, on {@code /ready}, that it takes requests. */
-  private static void awaitReady(final int port) {
-    final HttpClient http = HttpClient.newHttpClient();
-    final HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ready")).build();
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
-        .until(() -> http.send(ready, HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
-  private static Process startRouterProcess(final ClusterSettings settings, final TopicCatalogue catalogue,
-      final Path workDir, final int port) throws Exception {
+  private static ChildApp startRouterProcess(final ClusterSettings settings, final TopicCatalogue catalogue,
+      final Path workDir) throws Exception {
     final Path tenants = Files.writeString(workDir.resolve("tenants.json"), """
         {"tenants": [{"id": "tenant-0", "apiKeySha256": "%s", "requestsPerSecond": 100000,
                       "tokensPerSecond": 100000000, "burstSeconds": 10}]}
         """.formatted(Tenant.hashKey(TestTenants.key("tenant-0"))));
-    final ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-        "-cp", System.getProperty("java.class.path"), RouterApp.class.getName())
-        .redirectErrorStream(true)
-        .redirectOutput(workDir.resolve("crash-router.log").toFile());
-    final Map<String, String> env = builder.environment();
-    env.put("KAFKA_BOOTSTRAP_SERVERS", settings.bootstrapServers());
-    env.put("SCHEMA_REGISTRY_URL", settings.serdes().registryUrl());
-    env.put("ZEROLAYER_TOPIC_PREFIX", catalogue.prefix());
-    env.put("ZEROLAYER_ROUTER_ID", "crash-router");
-    env.put("ZEROLAYER_ROUTER_GROUP_ID", catalogue.prefix() + "zerolayer-router");
-    env.put("ZEROLAYER_ROUTER_TENANTS_FILE", tenants.toString());
-    env.put("ZEROLAYER_ROUTER_HTTP_PORT", Integer.toString(port));
-    return builder.start();
+    return ChildApp.start(RouterApp.class, settings, catalogue, workDir.resolve("crash-router.log"),
+        "ZEROLAYER_ROUTER_HTTP_PORT", Map.of(
+            "ZEROLAYER_ROUTER_ID", "crash-router",
+            "ZEROLAYER_ROUTER_GROUP_ID", catalogue.prefix() + "zerolayer-router",
+            "ZEROLAYER_ROUTER_TENANTS_FILE", tenants.toString()));
   }
 
   private static InferenceRequest request(final int i) {

@@ -27,7 +27,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -43,7 +45,7 @@ class TokenBufferCrashIT {
     final TopicCatalogue catalogue = cluster.newCatalogue();
     final ClusterSettings settings = cluster.settings(catalogue);
     final Path workDir = cluster.stateDir(catalogue);
-    Process tokenBuffer = null;
+    ChildApp tokenBuffer = null;
     try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
         StreamsApp heatmap = HeatmapApp.start(settings, new HeatmapConfig(Map.of(
             HeatmapConfig.APPLICATION_ID, catalogue.prefix() + "zerolayer-heatmap",
@@ -58,46 +60,47 @@ class TokenBufferCrashIT {
       tokenBuffer = startTokenBuffer(settings, catalogue, workDir);
       await().atMost(Duration.ofSeconds(60)).until(() -> fleet.instanceIds().stream()
           .allMatch(id -> router.heatmap().row(id) != null));
+      tokenBuffer.awaitReady(Duration.ofSeconds(120));
 
       // Given a long sequence streaming through token-buffer
       final InferenceRequest request = InferenceRequest.newBuilder().setSequenceId("survives").setTenantId("t")
           .setApiKey(TestTenants.key("t")).setPrompt("Tell a very long story.").setMaxOutputTokens(1000).setSeed(3)
           .setSubmittedAtMs(System.currentTimeMillis()).build();
       final CompletableFuture<Response> answer = client.submit(request);
-      responses.awaitUntil(records -> records.stream().filter(r -> r.key().equals("survives"))
-          .mapToInt(r -> r.value().getTokens().size()).sum() >= 40, Duration.ofSeconds(90));
+      try {
+        responses.awaitUntil(records -> records.stream().filter(r -> r.key().equals("survives"))
+            .mapToInt(r -> r.value().getTokens().size()).sum() >= 40, Duration.ofSeconds(90));
+      } catch (final ConditionTimeoutException e) {
+        throw tokenBuffer.failure(e);
+      }
 
       // When token-buffer is killed with kill -9 and started again on its state
-      new ProcessBuilder("kill", "-9", Long.toString(tokenBuffer.pid())).start().waitFor();
-      tokenBuffer.waitFor();
+      tokenBuffer.kill();
       tokenBuffer = startTokenBuffer(settings, catalogue, workDir);
 
       // Then the client reads every token exactly once, in order (the assembler refuses gaps and repeats)
-      final Response response = answer.get(3, TimeUnit.MINUTES);
+      final Response response;
+      try {
+        response = answer.get(3, TimeUnit.MINUTES);
+      } catch (final TimeoutException e) {
+        throw tokenBuffer.failure(e);
+      }
       assertThat(response.text()).isEqualTo(ExpectedText.of(request));
       assertThat(responses.awaitUntil(records -> records.stream()
           .anyMatch(r -> r.key().equals("survives") && r.value().getLast()), Duration.ofSeconds(30)).stream()
           .filter(r -> r.key().equals("survives") && r.value().getLast())).hasSize(1);
     } finally {
       if (tokenBuffer != null) {
-        tokenBuffer.destroyForcibly();
+        tokenBuffer.close();
       }
     }
   }
 
-  private static Process startTokenBuffer(final ClusterSettings settings, final TopicCatalogue catalogue,
+  private static ChildApp startTokenBuffer(final ClusterSettings settings, final TopicCatalogue catalogue,
       final Path workDir) throws Exception {
-    final ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-        "-cp", System.getProperty("java.class.path"), TokenBufferApp.class.getName())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(workDir.resolve("token-buffer.log").toFile()));
-    final Map<String, String> env = builder.environment();
-    env.put("KAFKA_BOOTSTRAP_SERVERS", settings.bootstrapServers());
-    env.put("SCHEMA_REGISTRY_URL", settings.serdes().registryUrl());
-    env.put("ZEROLAYER_TOPIC_PREFIX", catalogue.prefix());
-    env.put("ZEROLAYER_TOKENBUFFER_APPLICATION_ID", catalogue.prefix() + "zerolayer-token-buffer");
-    env.put("ZEROLAYER_TOKENBUFFER_STATE_DIR", workDir.resolve("token-buffer").toString());
-    env.put("ZEROLAYER_TOKENBUFFER_HTTP_PORT", "0");
-    return builder.start();
+    return ChildApp.start(TokenBufferApp.class, settings, catalogue, workDir.resolve("token-buffer.log"),
+        "ZEROLAYER_TOKENBUFFER_HTTP_PORT", Map.of(
+            "ZEROLAYER_TOKENBUFFER_APPLICATION_ID", catalogue.prefix() + "zerolayer-token-buffer",
+            "ZEROLAYER_TOKENBUFFER_STATE_DIR", workDir.resolve("token-buffer").toString()));
   }
 }

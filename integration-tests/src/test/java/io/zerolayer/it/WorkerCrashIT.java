@@ -39,7 +39,7 @@ class WorkerCrashIT {
     final TopicCatalogue catalogue = cluster.newCatalogue();
     final ClusterSettings settings = cluster.settings(catalogue);
     final Path workDir = cluster.stateDir(catalogue);
-    Process doomed = null;
+    ChildApp doomed = null;
     try (Pipeline pipeline = Pipeline.start(settings, workDir, false, TestTenants.UNLIMITED);
         ContractSerdes serdes = new ContractSerdes(settings.serdes());
         DecisionLog decisions = new DecisionLog(settings, serdes);
@@ -60,7 +60,7 @@ class WorkerCrashIT {
       try (Fleet backup = Fleet.start(settings, "backup-", 1, List.of("zone-b"), GpuProfile.standard(),
           new SimpleMeterRegistry())) {
         Awaits.routerSees(pipeline, backup.instanceIds());
-        new ProcessBuilder("kill", "-9", Long.toString(doomed.pid())).start().waitFor();
+        doomed.kill();
 
         // Then the client's text is byte-identical to an uninterrupted run, and the outcome is cutover
         final Response response = answer.get(90, TimeUnit.SECONDS);
@@ -73,25 +73,17 @@ class WorkerCrashIT {
       }
     } finally {
       if (doomed != null) {
-        doomed.destroyForcibly();
+        doomed.close();
       }
     }
   }
 
-  private static Process startFleetProcess(final ClusterSettings settings, final TopicCatalogue catalogue,
+  private static ChildApp startFleetProcess(final ClusterSettings settings, final TopicCatalogue catalogue,
       final Path workDir) throws Exception {
-    final ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-        "-cp", System.getProperty("java.class.path"), FleetApp.class.getName())
-        .redirectErrorStream(true)
-        .redirectOutput(workDir.resolve("fleet-process.log").toFile());
-    final Map<String, String> env = builder.environment();
-    env.put("KAFKA_BOOTSTRAP_SERVERS", settings.bootstrapServers());
-    env.put("SCHEMA_REGISTRY_URL", settings.serdes().registryUrl());
-    env.put("ZEROLAYER_TOPIC_PREFIX", catalogue.prefix());
-    env.put("ZEROLAYER_FLEET_INSTANCES", "1");
-    env.put("ZEROLAYER_FLEET_ZONES", "zone-a");
-    env.put("ZEROLAYER_FLEET_ID_PREFIX", "proc-");
-    env.put("ZEROLAYER_FLEET_HTTP_PORT", "0");
-    return builder.start();
+    return ChildApp.start(FleetApp.class, settings, catalogue, workDir.resolve("fleet-process.log"),
+        "ZEROLAYER_FLEET_HTTP_PORT", Map.of(
+            "ZEROLAYER_FLEET_INSTANCES", "1",
+            "ZEROLAYER_FLEET_ZONES", "zone-a",
+            "ZEROLAYER_FLEET_ID_PREFIX", "proc-"));
   }
 }

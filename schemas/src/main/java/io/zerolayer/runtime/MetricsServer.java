@@ -7,16 +7,20 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * An app's HTTP server: {@code GET /metrics} in the Prometheus text format, {@code GET /health},
- * and whatever routes the app adds (interactive queries, push endpoints).
+ * An app's HTTP server: {@code GET /metrics} in the Prometheus text format, {@code GET /health}
+ * (the process answers), {@code GET /ready} (the app does its work: 200, or 503 with what it
+ * waits for), and whatever routes the app adds (interactive queries, push endpoints).
  */
 public final class MetricsServer implements AutoCloseable {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Javalin http;
+  private volatile BooleanSupplier ready = () -> true;
+  private volatile String waitingFor = "";
 
   /**
    * @param app the app's name, a common tag of every meter
@@ -30,12 +34,27 @@ public final class MetricsServer implements AutoCloseable {
     http = Javalin.create(config -> config.showJavalinBanner = false);
     http.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
     http.get("/health", ctx -> ctx.result("ok"));
+    http.get("/ready", ctx -> {
+      final boolean isReady = ready.getAsBoolean();
+      ctx.status(isReady ? 200 : 503).result(isReady ? "ready" : waitingFor);
+    });
     routes.accept(http);
   }
 
   /** Starts serving on 127.0.0.1 or all interfaces; port 0 picks a free one. */
   public MetricsServer start(final String host, final int port) {
     http.start(host, port);
+    return this;
+  }
+
+  /**
+   * Makes {@code GET /ready} follow {@code check}; an app without one is ready once it serves.
+   *
+   * @param waitingFor the answer while not ready, for example "reading the heatmap"
+   */
+  public MetricsServer readyWhen(final BooleanSupplier check, final String waitingFor) {
+    this.waitingFor = requireNonNull(waitingFor, "waitingFor");
+    this.ready = requireNonNull(check, "check");
     return this;
   }
 

@@ -57,6 +57,8 @@ public final class StreamsApp implements AutoCloseable {
     });
     streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(server.registry());
+    server.readyWhen(this::isReady, "Kafka Streams is not running: starting, restoring its stores or stopped"
+        + " (the app's log says which)");
     streams.start();
   }
 
@@ -66,6 +68,14 @@ public final class StreamsApp implements AutoCloseable {
       throw new TimeoutException("Streams app did not reach RUNNING within " + timeout + " (state "
           + streams.state() + "); check that the broker is reachable and the topics exist");
     }
+  }
+
+  /**
+   * Whether the app processes records: it has been running once and is running or rebalancing
+   * (a rebalance among healthy members does not take it out of service).
+   */
+  public boolean isReady() {
+    return running.getCount() == 0 && streams.state().isRunningOrRebalancing();
   }
 
   /** The running streams instance, for interactive queries. */
