@@ -94,7 +94,9 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
   /**
    * Fault: the instance's network loses {@code packetLoss} of its packets until
    * {@link #restoreNetwork()}. TCP retransmits rise to about that rate, the NCCL ring slows, and
-   * each chunk of tokens is held back a random 0 to {@code packetLoss * 533} ms (0-80 ms at 15 %).
+   * a chunk of tokens that is lost waits a retransmission timeout (200 ms, doubled for each further
+   * loss of it), with the sequence's later tokens behind it: at 15 %, 15 % of the chunks come
+   * 200 ms late or more.
    */
   public void loseNetwork(final double packetLoss) {
     if (!(packetLoss >= 0.0 && packetLoss <= 1.0)) {

@@ -52,7 +52,7 @@ final class BenchCommand implements Callable<Integer> {
       + "start, e.g. 'oom@20s:gpu-1, recover@35s:gpu-1, zone-loss@40s:zone-c'.")
   private String faults;
 
-  @Option(names = "--smoke", description = "A quick check of the harness: 3 instances in 2 zones, 3 users for 8 s "
+  @Option(names = "--smoke", description = "A quick check of the harness: 3 instances in 2 zones, 3 users for 5 s "
       + "with one OOM per policy; ignores the fleet, load, fault and round options; fails unless every file is written.")
   private boolean smoke;
 
@@ -98,8 +98,8 @@ final class BenchCommand implements Callable<Integer> {
       if (smoke) {
         final FleetShape fleet = new FleetShape(3, 2, Set.of());
         final Workload workload = new Workload.ClosedLoop(PromptMix.standard(load.seed), List.of(3),
-            Duration.ofSeconds(8), Duration.ofMillis(200), Duration.ofSeconds(20));
-        final Duration warmup = Duration.ofSeconds(2);
+            Duration.ofSeconds(5), Duration.ofMillis(200), Duration.ofSeconds(10));
+        final Duration warmup = Duration.ofSeconds(1);
         return new PolicyBenchPlan(policies == null ? Contender.SMOKE : policies, fleet, workload, warmup,
             Scenario.OOM.schedule(fleet, warmup, workload.length()), "smoke: scenario oom", false);
       }
