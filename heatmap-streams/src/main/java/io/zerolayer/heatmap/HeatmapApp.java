@@ -34,7 +34,7 @@ public final class HeatmapApp {
   public static StreamsApp start(final ClusterSettings cluster, final HeatmapConfig config, final String host) {
     final AtomicReference<HeatmapQueries> queries = new AtomicReference<>();
     final MetricsServer server = new MetricsServer("heatmap-streams", new HeatmapResource(queries::get)::register)
-        .readyWhen(() -> false, "starting").start(host, config.httpPort());
+        .notReadyYet().start(host, config.httpPort());
     final HostInfo self = new HostInfo(config.advertisedHost(), server.port());
     final Map<String, Object> props = StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),
         cluster.catalogue().name(Topics.TELEMETRY_DLQ));

@@ -20,7 +20,7 @@ public final class RouterApp {
     final RouterConfig config = RouterConfig.fromEnvironment(System.getenv());
     final ClusterSettings cluster = ClusterSettings.fromEnvironment(System.getenv());
     final TenantDirectory tenants = TenantDirectory.fromFile(config.tenantsFile());
-    final MetricsServer server = new MetricsServer("router", http -> { }).readyWhen(() -> false, "starting")
+    final MetricsServer server = new MetricsServer("router", http -> { }).notReadyYet()
         .start("0.0.0.0", config.httpPort());
     final Router router = new Router(cluster, config, RoutingPolicies.named(config.policyName()), tenants,
         server.registry());

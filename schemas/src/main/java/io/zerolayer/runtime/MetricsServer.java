@@ -19,8 +19,11 @@ public final class MetricsServer implements AutoCloseable {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Javalin http;
-  private volatile BooleanSupplier ready = () -> true;
-  private volatile String waitingFor = "";
+  private volatile Readiness readiness = new Readiness(() -> true, "");
+
+  /** What {@code GET /ready} asks, and what it answers while the check fails. */
+  private record Readiness(BooleanSupplier check, String waitingFor) {
+  }
 
   /**
    * @param app the app's name, a common tag of every meter
@@ -35,8 +38,9 @@ public final class MetricsServer implements AutoCloseable {
     http.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
     http.get("/health", ctx -> ctx.result("ok"));
     http.get("/ready", ctx -> {
-      final boolean isReady = ready.getAsBoolean();
-      ctx.status(isReady ? 200 : 503).result(isReady ? "ready" : waitingFor);
+      final Readiness now = readiness;
+      final boolean isReady = now.check().getAsBoolean();
+      ctx.status(isReady ? 200 : 503).result(isReady ? "ready" : now.waitingFor());
     });
     routes.accept(http);
   }
@@ -53,9 +57,13 @@ public final class MetricsServer implements AutoCloseable {
    * @param waitingFor the answer while not ready, for example "reading the heatmap"
    */
   public MetricsServer readyWhen(final BooleanSupplier check, final String waitingFor) {
-    this.waitingFor = requireNonNull(waitingFor, "waitingFor");
-    this.ready = requireNonNull(check, "check");
+    readiness = new Readiness(requireNonNull(check, "check"), requireNonNull(waitingFor, "waitingFor"));
     return this;
+  }
+
+  /** Answers 503 "starting" on {@code GET /ready} until the app sets its check, once it has built it. */
+  public MetricsServer notReadyYet() {
+    return readyWhen(() -> false, "starting");
   }
 
   /** The port it listens on, once started. */

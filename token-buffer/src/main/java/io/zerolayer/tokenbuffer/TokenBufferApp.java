@@ -28,7 +28,7 @@ public final class TokenBufferApp {
   public static StreamsApp start(final ClusterSettings cluster, final TokenBufferConfig config, final String host) {
     final AtomicReference<SequenceQueries> queries = new AtomicReference<>();
     final MetricsServer server = new MetricsServer("token-buffer", new SequenceResource(queries::get)::register)
-        .readyWhen(() -> false, "starting").start(host, config.httpPort());
+        .notReadyYet().start(host, config.httpPort());
     final HostInfo self = new HostInfo(config.advertisedHost(), server.port());
     final Map<String, Object> props = StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),
         cluster.catalogue().name(Topics.INFERENCE_DLQ));

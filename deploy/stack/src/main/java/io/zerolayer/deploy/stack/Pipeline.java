@@ -107,7 +107,7 @@ public final class Pipeline implements AutoCloseable {
       routerValues.put(RouterConfig.GROUP_ID, prefix + "zerolayer-router");
       final RouterConfig routerConfig = new RouterConfig(routerValues);
       final MetricsServer routerServer = push(started, new MetricsServer("router", http -> { })
-          .readyWhen(() -> false, "starting").start("127.0.0.1", defaultPorts ? routerConfig.httpPort() : 0));
+          .notReadyYet().start("127.0.0.1", defaultPorts ? routerConfig.httpPort() : 0));
       final Router router = push(started, new Router(cluster, routerConfig, policy, tenants,
           routerServer.registry()));
       routerServer.readyWhen(router::isReady, "reading the heatmap");
