@@ -3,7 +3,7 @@ package io.zerolayer.fleet;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.DispatchTask;
-import io.zerolayer.tokenbuffer.worker.TokenSink;
+import io.zerolayer.worker.TokenSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;

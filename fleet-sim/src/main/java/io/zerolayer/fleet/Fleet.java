@@ -3,8 +3,8 @@ package io.zerolayer.fleet;
 import static java.util.Objects.requireNonNull;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.runtime.ClusterSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,21 +1,16 @@
 package io.zerolayer.fleet;
 
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.fleet.fault.FaultInjector;
 import io.zerolayer.fleet.fault.FaultSchedule;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 
 /**
- * A simulated fleet as its own process. {@code ZEROLAYER_FLEET_INSTANCES} (default 4) and
- * {@code ZEROLAYER_FLEET_ZONES} (comma-separated, default {@code zone-a,zone-b}) and
- * {@code ZEROLAYER_FLEET_ID_PREFIX} (default {@code gpu-}) shape it; its
- * metrics are served on {@code ZEROLAYER_FLEET_HTTP_PORT} (default 8085).
- * {@code --faults <schedule>} (or {@code ZEROLAYER_FLEET_FAULTS}, default none) injects faults,
+ * A simulated fleet as its own process, shaped by {@link FleetConfig} (from {@code ZEROLAYER_FLEET_...}
+ * variables). {@code --faults <schedule>} (or {@code ZEROLAYER_FLEET_FAULTS}, default none) injects faults,
  * timed from the fleet's start, in {@link FaultSchedule}'s grammar, e.g.
  * {@code oom@20s:gpu-3, zone-loss@40s:zone-b, recover@60s:gpu-3}.
  */
@@ -28,14 +23,11 @@ public final class FleetApp {
 
   public static void main(final String[] args) throws InterruptedException {
     final Map<String, String> env = System.getenv();
-    final int size = Integer.parseInt(env.getOrDefault("ZEROLAYER_FLEET_INSTANCES", "4"));
-    final List<String> zones = Arrays.asList(env.getOrDefault("ZEROLAYER_FLEET_ZONES", "zone-a,zone-b").split(","));
-    final int port = Integer.parseInt(env.getOrDefault("ZEROLAYER_FLEET_HTTP_PORT", "8085"));
-    final FaultSchedule faults =
-        FaultSchedule.parse(faultsOption(args, env.getOrDefault("ZEROLAYER_FLEET_FAULTS", "")));
-    final MetricsServer server = new MetricsServer("fleet-sim", http -> { }).start("0.0.0.0", port);
-    final Fleet fleet = Fleet.start(ClusterSettings.fromEnvironment(env),
-        env.getOrDefault("ZEROLAYER_FLEET_ID_PREFIX", "gpu-"), size, zones, GpuProfile.standard(), server.registry());
+    final FleetConfig config = FleetConfig.fromEnvironment(env);
+    final FaultSchedule faults = FaultSchedule.parse(faultsOption(args, config.faults()));
+    final MetricsServer server = new MetricsServer("fleet-sim", http -> { }).start("0.0.0.0", config.httpPort());
+    final Fleet fleet = Fleet.start(ClusterSettings.fromEnvironment(env), config.idPrefix(), config.instances(),
+        config.zones(), GpuProfile.standard(), server.registry());
     final FaultInjector injector;
     try {
       injector = new FaultInjector(fleet, faults);

@@ -6,8 +6,8 @@ import io.zerolayer.contract.avro.CommandType;
 import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.InstanceTelemetry;
-import io.zerolayer.tokenbuffer.worker.InferenceEngine;
-import io.zerolayer.tokenbuffer.worker.TokenSink;
+import io.zerolayer.worker.InferenceEngine;
+import io.zerolayer.worker.TokenSink;
 import java.util.Optional;
 import java.util.Random;
 

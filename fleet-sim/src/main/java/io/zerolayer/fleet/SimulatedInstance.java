@@ -1,10 +1,10 @@
 package io.zerolayer.fleet;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.telemetry.TelemetryPublisher;
-import io.zerolayer.tokenbuffer.worker.Worker;
+import io.zerolayer.worker.Worker;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,6 @@
 package io.zerolayer.fleet;
 
-import io.zerolayer.tokenbuffer.worker.TokenSink;
+import io.zerolayer.worker.TokenSink;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;

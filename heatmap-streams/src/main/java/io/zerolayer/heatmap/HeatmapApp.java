@@ -1,12 +1,12 @@
 package io.zerolayer.heatmap;
 
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.heatmap.query.HeatmapQueries;
 import io.zerolayer.heatmap.query.HeatmapResource;
 import io.zerolayer.heatmap.query.StoreHeatmapQueries;
 import io.zerolayer.runtime.BoundedRocksDbMemory;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.runtime.StreamsApp;

@@ -2,6 +2,7 @@ package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.CommandType;
 import io.zerolayer.contract.avro.Completion;
 import io.zerolayer.contract.avro.CompletionOutcome;
@@ -9,8 +10,10 @@ import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.StallDetected;
-import io.zerolayer.contract.client.Response;
 import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.testsupport.ExpectedText;
+import io.zerolayer.testsupport.RecordCollector;
+import io.zerolayer.testsupport.TestCluster;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

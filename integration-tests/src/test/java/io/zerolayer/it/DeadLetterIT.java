@@ -2,21 +2,22 @@ package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.client.InferenceClient;
+import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.contract.avro.RoutingOutcome;
-import io.zerolayer.contract.client.InferenceClient;
-import io.zerolayer.contract.client.Response;
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topic;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
-import io.zerolayer.deploy.stack.Pipeline;
-import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.DeadLetters;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.RecordCollector;
+import io.zerolayer.testsupport.TestCluster;
+import io.zerolayer.testsupport.TestTenants;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,7 +31,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,16 +47,13 @@ class DeadLetterIT {
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
   void shouldDeadLetterInvalidRecordsOnEveryInputTopicAndKeepServing(final TestCluster.Handle cluster)
       throws Exception {
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
-        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false, TestTenants.UNLIMITED);
-        ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        InferenceClient client = new InferenceClient(settings, serdes);
-        KafkaProducer<byte[], byte[]> raw = rawProducer(settings);
-        RecordCollector<byte[], byte[]> telemetryDlq = deadLetters(settings, Topics.TELEMETRY_DLQ);
-        RecordCollector<byte[], byte[]> inferenceDlq = deadLetters(settings, Topics.INFERENCE_DLQ)) {
-      Awaits.routerSees(pipeline, fleet.instanceIds());
+    try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard()).start()) {
+      final TopicCatalogue catalogue = rig.catalogue();
+      final ContractSerdes serdes = rig.serdes();
+      final InferenceClient client = rig.client();
+      final KafkaProducer<byte[], byte[]> raw = rig.open(rawProducer(rig.settings()));
+      final RecordCollector<byte[], byte[]> telemetryDlq = rig.collectRaw(Topics.TELEMETRY_DLQ);
+      final RecordCollector<byte[], byte[]> inferenceDlq = rig.collectRaw(Topics.INFERENCE_DLQ);
       final int schemaId = serdes.registry().register("zerolayer-it-any-value", InstanceTelemetry.getClassSchema());
 
       // Given three kinds of invalid record on every input topic
@@ -119,11 +116,5 @@ class DeadLetterIT {
   private static KafkaProducer<byte[], byte[]> rawProducer(final ClusterSettings settings) {
     return new KafkaProducer<>(new HashMap<>(settings.clientProperties()), new ByteArraySerializer(),
         new ByteArraySerializer());
-  }
-
-  private static RecordCollector<byte[], byte[]> deadLetters(final ClusterSettings settings,
-      final Topic<byte[], byte[]> topic) {
-    return new RecordCollector<>(settings, settings.catalogue().name(topic), new ByteArrayDeserializer(),
-        new ByteArrayDeserializer());
   }
 }

@@ -2,7 +2,7 @@ package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zerolayer.deploy.cli.ZerolayerCli;
+import io.zerolayer.cli.ZerolayerCli;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

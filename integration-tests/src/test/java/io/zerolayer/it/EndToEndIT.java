@@ -2,20 +2,19 @@ package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.client.InferenceClient;
+import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
-import io.zerolayer.contract.client.InferenceClient;
-import io.zerolayer.contract.client.Response;
-import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.topic.TopicCatalogue;
-import io.zerolayer.contract.topic.Topics;
-import io.zerolayer.deploy.stack.Pipeline;
-import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
-import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.testsupport.DecisionLog;
+import io.zerolayer.testsupport.ExpectedText;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.RecordCollector;
+import io.zerolayer.testsupport.TestCluster;
+import io.zerolayer.testsupport.TestTenants;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -39,17 +37,11 @@ class EndToEndIT {
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
   void shouldAnswerEveryRequestCompletelyInOrderWithItsDecision(final TestCluster.Handle cluster) throws Exception {
     // Given the whole pipeline on the real broker and registry, and a fleet of three instances
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    try (Fleet fleet = Fleet.start(settings, 3, List.of("zone-a", "zone-b"), GpuProfile.standard(),
-            new SimpleMeterRegistry());
-        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false, TestTenants.UNLIMITED);
-        ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        DecisionLog decisions = new DecisionLog(settings, serdes);
-        RecordCollector<String, ResponseChunk> responses = new RecordCollector<>(settings,
-            catalogue.name(Topics.RESPONSES), new StringDeserializer(), serdes.value(Topics.RESPONSES).deserializer());
-        InferenceClient client = new InferenceClient(settings, serdes)) {
-      Awaits.routerSees(pipeline, fleet.instanceIds());
+    try (PipelineRig rig = PipelineRig.on(cluster).fleet(3, List.of("zone-a", "zone-b"), GpuProfile.standard())
+        .start()) {
+      final DecisionLog decisions = rig.decisions();
+      final RecordCollector<String, ResponseChunk> responses = rig.responses();
+      final InferenceClient client = rig.client();
 
       // When 200 requests are published
       final List<InferenceRequest> requests = IntStream.range(0, REQUESTS).mapToObj(EndToEndIT::request).toList();
@@ -74,7 +66,7 @@ class EndToEndIT {
         // DIRECT, or CUTOVER when the busy machine slowed an attempt past the stall rules
         assertThat(response.outcome()).isIn(RoutingOutcome.DIRECT, RoutingOutcome.CUTOVER);
         assertThat(response.last().getFinishReason()).isIn("stop", "length");
-        assertThat(fleet.instanceIds()).contains(response.last().getInstanceId());
+        assertThat(rig.fleet().instanceIds()).contains(response.last().getInstanceId());
       }
       // And its decisions on the decision topic: one routing decision, then one per cut-over, if any
       // (the last a throttle when no other instance could take the sequence)

@@ -8,18 +8,18 @@ import io.cloudevents.CloudEvent;
 import io.cloudevents.kafka.CloudEventDeserializer;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.InstanceState;
-import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.heatmap.HeatmapApp;
 import io.zerolayer.heatmap.HeatmapConfig;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.StreamsApp;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.RecordCollector;
+import io.zerolayer.testsupport.TelemetryFeed;
+import io.zerolayer.testsupport.TestCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -43,16 +43,13 @@ class HeatmapIT {
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void shouldEjectAnInstanceWhoseFragmentationStaysAt99PercentAndReturnItToHealthyOnRecovery(
       final TestCluster.Handle cluster) throws Exception {
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    try (ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        StreamsApp heatmap = heatmap(settings, cluster.stateDir(catalogue).resolve("a"), catalogue);
-        RecordCollector<String, InstanceScore> scores = new RecordCollector<>(settings,
-            catalogue.name(Topics.INSTANCE_SCORES), new StringDeserializer(),
-            serdes.value(Topics.INSTANCE_SCORES).deserializer());
-        RecordCollector<String, CloudEvent> events = new RecordCollector<>(settings,
-            catalogue.name(Topics.STATUS_CHANGED), new StringDeserializer(), new CloudEventDeserializer());
-        TelemetryFeed feed = new TelemetryFeed(settings, catalogue, serdes, INSTANCES)) {
+    try (PipelineRig rig = PipelineRig.on(cluster).withoutPipeline().start()) {
+      final StreamsApp heatmap = rig.open(heatmap(rig, "a"));
+      final RecordCollector<String, InstanceScore> scores = rig.collect(Topics.INSTANCE_SCORES);
+      final RecordCollector<String, CloudEvent> events = rig.open(new RecordCollector<>(rig.settings(),
+          rig.catalogue().name(Topics.STATUS_CHANGED), new StringDeserializer(), new CloudEventDeserializer()));
+      final TelemetryFeed feed = rig.open(new TelemetryFeed(rig.settings(), rig.catalogue(), rig.serdes(),
+          INSTANCES));
       heatmap.awaitRunning(Duration.ofSeconds(60));
       scores.awaitUntil(rows -> healthy(rows, "gpu-1"), Duration.ofSeconds(30));
 
@@ -109,14 +106,11 @@ class HeatmapIT {
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void shouldAnswerEveryInstanceFromEitherOfTwoAppInstancesByForwarding(final TestCluster.Handle cluster)
       throws Exception {
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
     final List<String> many = List.of("gpu-0", "gpu-1", "gpu-2", "gpu-3", "gpu-4", "gpu-5", "gpu-6", "gpu-7");
-    final Path stateDir = cluster.stateDir(catalogue);
-    try (ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        StreamsApp first = heatmap(settings, stateDir.resolve("a"), catalogue);
-        StreamsApp second = heatmap(settings, stateDir.resolve("b"), catalogue);
-        TelemetryFeed feed = new TelemetryFeed(settings, catalogue, serdes, many)) {
+    try (PipelineRig rig = PipelineRig.on(cluster).withoutPipeline().start()) {
+      final StreamsApp first = rig.open(heatmap(rig, "a"));
+      final StreamsApp second = rig.open(heatmap(rig, "b"));
+      rig.open(new TelemetryFeed(rig.settings(), rig.catalogue(), rig.serdes(), many));
       first.awaitRunning(Duration.ofSeconds(90));
       second.awaitRunning(Duration.ofSeconds(90));
       // Given both app instances hold some of the instances' partitions
@@ -139,11 +133,10 @@ class HeatmapIT {
     }
   }
 
-  private static StreamsApp heatmap(final ClusterSettings settings, final Path stateDir,
-      final TopicCatalogue catalogue) {
-    return HeatmapApp.start(settings, new HeatmapConfig(Map.of(
-        HeatmapConfig.APPLICATION_ID, catalogue.name(Topics.TELEMETRY) + "-heatmap",
-        HeatmapConfig.STATE_DIR, stateDir.toString(),
+  private static StreamsApp heatmap(final PipelineRig rig, final String name) {
+    return HeatmapApp.start(rig.settings(), new HeatmapConfig(Map.of(
+        HeatmapConfig.APPLICATION_ID, rig.catalogue().name(Topics.TELEMETRY) + "-heatmap",
+        HeatmapConfig.STATE_DIR, rig.stateDir().resolve(name).toString(),
         HeatmapConfig.HTTP_PORT, 0,
         HeatmapConfig.EMIT_INTERVAL_MS, EMIT_INTERVAL.toMillis())), "127.0.0.1");
   }

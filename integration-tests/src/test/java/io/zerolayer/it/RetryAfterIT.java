@@ -2,19 +2,15 @@ package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.client.InferenceClient;
+import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.RoutingOutcome;
-import io.zerolayer.contract.client.InferenceClient;
-import io.zerolayer.contract.client.Response;
-import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.topic.TopicCatalogue;
-import io.zerolayer.deploy.stack.Pipeline;
-import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.router.tenant.Tenant;
 import io.zerolayer.router.tenant.TenantDirectory;
-import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.TestCluster;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -31,14 +27,9 @@ class RetryAfterIT {
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void shouldServeAClientThatRetriesAfterRetryAfterAndThrottleOneThatRetriesEarly(final TestCluster.Handle cluster)
       throws Exception {
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
-        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false,
-            TenantDirectory.of(List.of(SLOW)));
-        ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        InferenceClient client = new InferenceClient(settings, serdes)) {
-      Awaits.routerSees(pipeline, fleet.instanceIds());
+    try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard())
+        .tenants(TenantDirectory.of(List.of(SLOW))).start()) {
+      final InferenceClient client = rig.client();
 
       // Given a tenant that just spent its one request of this second
       assertThat(ask(client, "first").outcome()).isEqualTo(RoutingOutcome.DIRECT);

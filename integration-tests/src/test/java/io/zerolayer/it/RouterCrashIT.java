@@ -3,23 +3,25 @@ package io.zerolayer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.client.InferenceClient;
+import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
-import io.zerolayer.contract.client.InferenceClient;
-import io.zerolayer.contract.client.Response;
-import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
-import io.zerolayer.deploy.stack.Pipeline;
-import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.router.RouterApp;
+import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.tenant.Tenant;
-import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.testsupport.Awaits;
+import io.zerolayer.testsupport.ChildApp;
+import io.zerolayer.testsupport.DecisionLog;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.RecordCollector;
+import io.zerolayer.testsupport.TestCluster;
+import io.zerolayer.testsupport.TestTenants;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +34,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -48,24 +49,15 @@ class RouterCrashIT {
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void shouldDispatchAndAnswerEveryRequestExactlyOnceWhenARouterIsKilled(final TestCluster.Handle cluster)
       throws Exception {
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    final Path workDir = cluster.stateDir(catalogue);
-    ChildApp doomed = null;
-    try (Fleet fleet = Fleet.start(settings, 3, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
-        Pipeline pipeline = Pipeline.start(settings, workDir, false, TestTenants.UNLIMITED);
-        ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        DecisionLog decisions = new DecisionLog(settings, serdes);
-        RecordCollector<String, DispatchTask> dispatches = new RecordCollector<>(settings,
-            catalogue.name(Topics.DISPATCH), new StringDeserializer(), serdes.value(Topics.DISPATCH).deserializer());
-        RecordCollector<String, ResponseChunk> responses = new RecordCollector<>(settings,
-            catalogue.name(Topics.RESPONSES), new StringDeserializer(), serdes.value(Topics.RESPONSES).deserializer());
-        InferenceClient client = new InferenceClient(settings, serdes)) {
-      Awaits.routerSees(pipeline, fleet.instanceIds());
+    try (PipelineRig rig = PipelineRig.on(cluster).fleet(3, List.of("zone-a"), GpuProfile.standard()).start()) {
+      final DecisionLog decisions = rig.decisions();
+      final RecordCollector<String, DispatchTask> dispatches = rig.collect(Topics.DISPATCH);
+      final RecordCollector<String, ResponseChunk> responses = rig.responses();
+      final InferenceClient client = rig.client();
       // Given a second router, in its own process, sharing the requests with the in-process one
-      doomed = startRouterProcess(settings, catalogue, workDir);
+      final ChildApp doomed = rig.open(startRouterProcess(rig));
       doomed.awaitReady(Duration.ofSeconds(60));
-      Awaits.groupHasMembersWithPartitions(settings, catalogue.prefix() + "zerolayer-router", 2);
+      Awaits.groupHasMembersWithPartitions(rig.settings(), rig.catalogue().prefix() + "zerolayer-router", 2);
 
       // When requests stream in and that process is killed a third of the way, once it has routed some
       final List<CompletableFuture<Response>> answers = new ArrayList<>();
@@ -113,10 +105,6 @@ class RouterCrashIT {
       final long killedAt = killedAtMs;
       assertThat(firsts).anyMatch(d -> !d.getRouterId().equals("crash-router")
           && killedPartitions.contains(d.getRequestPartition()) && d.getDecidedAtMs() > killedAt);
-    } finally {
-      if (doomed != null) {
-        doomed.close();
-      }
     }
   }
 
@@ -136,17 +124,16 @@ class RouterCrashIT {
     return records.stream().collect(Collectors.groupingBy(key, Collectors.counting()));
   }
 
-  private static ChildApp startRouterProcess(final ClusterSettings settings, final TopicCatalogue catalogue,
-      final Path workDir) throws Exception {
-    final Path tenants = Files.writeString(workDir.resolve("tenants.json"), """
+  private static ChildApp startRouterProcess(final PipelineRig rig) throws Exception {
+    final Path tenants = Files.writeString(rig.stateDir().resolve("tenants.json"), """
         {"tenants": [{"id": "tenant-0", "apiKeySha256": "%s", "requestsPerSecond": 100000,
                       "tokensPerSecond": 100000000, "burstSeconds": 10}]}
         """.formatted(Tenant.hashKey(TestTenants.key("tenant-0"))));
-    return ChildApp.start(RouterApp.class, settings, catalogue, workDir.resolve("crash-router.log"),
-        "ZEROLAYER_ROUTER_HTTP_PORT", Map.of(
-            "ZEROLAYER_ROUTER_ID", "crash-router",
-            "ZEROLAYER_ROUTER_GROUP_ID", catalogue.prefix() + "zerolayer-router",
-            "ZEROLAYER_ROUTER_TENANTS_FILE", tenants.toString()));
+    return ChildApp.start(RouterApp.class, rig.settings(), rig.stateDir().resolve("crash-router.log"),
+        RouterConfig.HTTP_PORT, Map.of(
+            RouterConfig.ROUTER_ID, "crash-router",
+            RouterConfig.GROUP_ID, rig.catalogue().prefix() + "zerolayer-router",
+            RouterConfig.TENANTS_FILE, tenants.toString()));
   }
 
   private static InferenceRequest request(final int i) {

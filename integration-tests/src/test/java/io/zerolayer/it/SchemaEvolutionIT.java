@@ -7,10 +7,10 @@ import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.serde.SchemaRegistryException;
-import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
-import io.zerolayer.deploy.stack.Pipeline;
-import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.RecordCollector;
+import io.zerolayer.testsupport.TestCluster;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -25,7 +25,6 @@ import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,11 +35,10 @@ class SchemaEvolutionIT {
 
   @Test
   @Timeout(value = 2, unit = TimeUnit.MINUTES)
-  void shouldRefuseASchemaThatBreaksBackwardCompatibility(final TestCluster.Handle cluster) {
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    final String subject = catalogue.name(Topics.TELEMETRY) + "-value";
-    try (ContractSerdes serdes = new ContractSerdes(settings.serdes())) {
+  void shouldRefuseASchemaThatBreaksBackwardCompatibility(final TestCluster.Handle cluster) throws Exception {
+    try (PipelineRig rig = PipelineRig.on(cluster).withoutPipeline().start()) {
+      final String subject = rig.catalogue().name(Topics.TELEMETRY) + "-value";
+      final ContractSerdes serdes = rig.serdes();
       serdes.registry().register(subject, InstanceTelemetry.getClassSchema());
 
       assertThatThrownBy(() -> serdes.registry().register(subject, withField(
@@ -55,17 +53,13 @@ class SchemaEvolutionIT {
   void shouldLetConsumersBuiltWithTheOldClassesReadANewOptionalField(final TestCluster.Handle cluster)
       throws Exception {
     // Given the heatmap app, built with today's InstanceTelemetry class
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    final String topic = catalogue.name(Topics.TELEMETRY);
     final Schema evolved = withField("{\"name\": \"firmware\", \"type\": [\"null\", \"string\"], \"default\": null}");
-    try (Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false, TestTenants.UNLIMITED);
-        ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        KafkaProducer<String, byte[]> producer = new KafkaProducer<>(new HashMap<>(settings.clientProperties()),
-            new StringSerializer(), new ByteArraySerializer());
-        RecordCollector<String, InstanceScore> scores = new RecordCollector<>(settings,
-            catalogue.name(Topics.INSTANCE_SCORES), new StringDeserializer(),
-            serdes.value(Topics.INSTANCE_SCORES).deserializer())) {
+    try (PipelineRig rig = PipelineRig.on(cluster).start()) {
+      final String topic = rig.catalogue().name(Topics.TELEMETRY);
+      final ContractSerdes serdes = rig.serdes();
+      final KafkaProducer<String, byte[]> producer = rig.open(new KafkaProducer<>(
+          new HashMap<>(rig.settings().clientProperties()), new StringSerializer(), new ByteArraySerializer()));
+      final RecordCollector<String, InstanceScore> scores = rig.collect(Topics.INSTANCE_SCORES);
       serdes.registry().register(topic + "-value", InstanceTelemetry.getClassSchema());
 
       // When a newer producer registers a compatible schema with a new optional field and writes with it

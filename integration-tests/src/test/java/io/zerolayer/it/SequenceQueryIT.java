@@ -4,24 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.client.InferenceClient;
+import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
-import io.zerolayer.contract.client.InferenceClient;
-import io.zerolayer.contract.client.Response;
-import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.topic.TopicCatalogue;
-import io.zerolayer.deploy.stack.Pipeline;
-import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.StreamsApp;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.TestCluster;
+import io.zerolayer.testsupport.TestTenants;
 import io.zerolayer.tokenbuffer.TokenBufferApp;
 import io.zerolayer.tokenbuffer.TokenBufferConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,18 +42,12 @@ class SequenceQueryIT {
   void shouldAnswerEverySequenceFromEitherOfTwoTokenBufferInstancesByForwarding(final TestCluster.Handle cluster)
       throws Exception {
     // Given the pipeline's token-buffer and a second instance of it in the same group
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    final Path stateDir = cluster.stateDir(catalogue);
-    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
-        Pipeline pipeline = Pipeline.start(settings, stateDir, false, TestTenants.UNLIMITED);
-        StreamsApp second = TokenBufferApp.start(settings, new TokenBufferConfig(Map.of(
-            TokenBufferConfig.APPLICATION_ID, catalogue.prefix() + "zerolayer-token-buffer",
-            TokenBufferConfig.STATE_DIR, stateDir.resolve("token-buffer-2").toString(),
-            TokenBufferConfig.HTTP_PORT, 0)), "127.0.0.1");
-        ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        InferenceClient client = new InferenceClient(settings, serdes)) {
-      Awaits.routerSees(pipeline, fleet.instanceIds());
+    try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard()).start()) {
+      final StreamsApp second = rig.open(TokenBufferApp.start(rig.settings(), new TokenBufferConfig(Map.of(
+          TokenBufferConfig.APPLICATION_ID, rig.catalogue().prefix() + "zerolayer-token-buffer",
+          TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer-2").toString(),
+          TokenBufferConfig.HTTP_PORT, 0)), "127.0.0.1"));
+      final InferenceClient client = rig.client();
       second.awaitRunning(Duration.ofSeconds(90));
       Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
           !second.streams().metadataForLocalThreads().iterator().next().activeTasks().isEmpty());
@@ -72,7 +62,7 @@ class SequenceQueryIT {
       }
 
       // Then either instance answers for every sequence with its whole text
-      final List<String> bases = List.of(pipeline.tokenBufferUrl(), "http://127.0.0.1:" + second.server().port());
+      final List<String> bases = List.of(rig.pipeline().tokenBufferUrl(), "http://127.0.0.1:" + second.server().port());
       for (final String base : bases) {
         for (int i = 0; i < REQUESTS; i++) {
           final String id = requests.get(i).getSequenceId();

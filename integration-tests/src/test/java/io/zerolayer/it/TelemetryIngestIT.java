@@ -8,13 +8,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.zerolayer.contract.avro.InstanceTelemetry;
-import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.telemetry.TelemetryIngestApp;
 import io.zerolayer.telemetry.TelemetryIngestConfig;
 import io.zerolayer.telemetry.TelemetryPushEndpoint;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.RecordCollector;
+import io.zerolayer.testsupport.TestCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -32,7 +32,6 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -61,8 +60,6 @@ class TelemetryIngestIT {
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void shouldPublishWhatTheScrapedPagesOfAVllmServerAndItsGpuSay(final TestCluster.Handle cluster,
       @TempDir final Path dir) throws Exception {
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
     final AtomicReference<String> enginePage = new AtomicReference<>(sample(VLLM_V1));
     final Javalin server = Javalin.create(config -> config.showJavalinBanner = false)
         .get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4").result(enginePage.get()))
@@ -72,11 +69,11 @@ class TelemetryIngestIT {
     final Path targets = Files.writeString(dir.resolve("targets.json"), "[{\"instanceId\": \"gpu-7\","
         + " \"zone\": \"zone-b\", \"engineMetricsUrl\": \"" + base + "/metrics\", \"gpuMetricsUrl\": \"" + base
         + "/dcgm/metrics\", \"gpuIndices\": [\"0\"]}]");
-    try (ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        RecordCollector<String, InstanceTelemetry> telemetry = collector(settings, catalogue, serdes);
-        TelemetryIngestApp app = TelemetryIngestApp.start(settings, config(Map.of(
+    try (PipelineRig rig = PipelineRig.on(cluster).withoutPipeline().start()) {
+      final RecordCollector<String, InstanceTelemetry> telemetry = rig.collect(Topics.TELEMETRY);
+      final TelemetryIngestApp app = rig.open(TelemetryIngestApp.start(rig.settings(), config(Map.of(
             TelemetryIngestConfig.TARGETS_FILE, targets.toString(),
-            TelemetryIngestConfig.SCRAPE_INTERVAL_MS, 200L)), "127.0.0.1")) {
+            TelemetryIngestConfig.SCRAPE_INTERVAL_MS, 200L)), "127.0.0.1"));
       // Then the first sample is the pages' whole history: every counter since the server started
       final InstanceTelemetry first = of(telemetry.awaitUntil(all -> !of(all, "gpu-7").isEmpty(),
           Duration.ofSeconds(30)), "gpu-7").get(0);
@@ -117,11 +114,10 @@ class TelemetryIngestIT {
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void shouldPublishAPushedSampleAndRefuseAnImpossibleOneWithItsReason(final TestCluster.Handle cluster)
       throws Exception {
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    try (ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        RecordCollector<String, InstanceTelemetry> telemetry = collector(settings, catalogue, serdes);
-        TelemetryIngestApp app = TelemetryIngestApp.start(settings, config(Map.of()), "127.0.0.1")) {
+    try (PipelineRig rig = PipelineRig.on(cluster).withoutPipeline().start()) {
+      final RecordCollector<String, InstanceTelemetry> telemetry = rig.collect(Topics.TELEMETRY);
+      final TelemetryIngestApp app = rig.open(TelemetryIngestApp.start(rig.settings(), config(Map.of()),
+          "127.0.0.1"));
       // When a worker pushes a sample that cannot be true, then one that can, of the same instance
       final long now = System.currentTimeMillis();
       final HttpResponse<String> refused = push(app.port(), pushed("gpu-3", now).put("gpuUtilization", 1.7));
@@ -153,12 +149,6 @@ class TelemetryIngestIT {
     final Map<String, Object> values = new HashMap<>(overrides);
     values.put(TelemetryIngestConfig.HTTP_PORT, 0);
     return new TelemetryIngestConfig(values);
-  }
-
-  private static RecordCollector<String, InstanceTelemetry> collector(final ClusterSettings settings,
-      final TopicCatalogue catalogue, final ContractSerdes serdes) {
-    return new RecordCollector<>(settings, catalogue.name(Topics.TELEMETRY), new StringDeserializer(),
-        serdes.value(Topics.TELEMETRY).deserializer());
   }
 
   /** The samples keyed by the instance id, in the order read. */

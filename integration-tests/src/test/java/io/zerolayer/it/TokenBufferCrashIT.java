@@ -4,31 +4,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.client.InferenceClient;
+import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.ResponseChunk;
-import io.zerolayer.contract.client.InferenceClient;
-import io.zerolayer.contract.client.Response;
-import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.topic.TopicCatalogue;
-import io.zerolayer.contract.topic.Topics;
-import io.zerolayer.fleet.Fleet;
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.heatmap.HeatmapApp;
 import io.zerolayer.heatmap.HeatmapConfig;
 import io.zerolayer.router.Router;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
-import io.zerolayer.runtime.ClusterSettings;
-import io.zerolayer.runtime.StreamsApp;
+import io.zerolayer.testsupport.ChildApp;
+import io.zerolayer.testsupport.ExpectedText;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.RecordCollector;
+import io.zerolayer.testsupport.TestCluster;
+import io.zerolayer.testsupport.TestTenants;
 import io.zerolayer.tokenbuffer.TokenBufferApp;
-import java.nio.file.Path;
+import io.zerolayer.tokenbuffer.TokenBufferConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,23 +42,21 @@ class TokenBufferCrashIT {
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void shouldDeliverEveryTokenExactlyOnceInOrderAcrossATokenBufferCrash(final TestCluster.Handle cluster)
       throws Exception {
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    final Path workDir = cluster.stateDir(catalogue);
-    ChildApp tokenBuffer = null;
-    try (Fleet fleet = Fleet.start(settings, 2, List.of("zone-a"), GpuProfile.standard(), new SimpleMeterRegistry());
-        StreamsApp heatmap = HeatmapApp.start(settings, new HeatmapConfig(Map.of(
-            HeatmapConfig.APPLICATION_ID, catalogue.prefix() + "zerolayer-heatmap",
-            HeatmapConfig.STATE_DIR, workDir.resolve("heatmap").toString(), HeatmapConfig.HTTP_PORT, 0)), "127.0.0.1");
-        Router router = new Router(settings, new RouterConfig(Map.of(RouterConfig.ROUTER_ID, catalogue.prefix() + "r",
-            RouterConfig.GROUP_ID, catalogue.prefix() + "routers")), new LatencyAwarePolicy(), TestTenants.UNLIMITED,
-            new SimpleMeterRegistry());
-        ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        RecordCollector<String, ResponseChunk> responses = new RecordCollector<>(settings,
-            catalogue.name(Topics.RESPONSES), new StringDeserializer(), serdes.value(Topics.RESPONSES).deserializer());
-        InferenceClient client = new InferenceClient(settings, serdes)) {
-      tokenBuffer = startTokenBuffer(settings, catalogue, workDir);
-      await().atMost(Duration.ofSeconds(60)).until(() -> fleet.instanceIds().stream()
+    try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard())
+        .withoutPipeline().start()) {
+      final ClusterSettings settings = rig.settings();
+      final String prefix = rig.catalogue().prefix();
+      rig.open(HeatmapApp.start(settings, new HeatmapConfig(Map.of(
+          HeatmapConfig.APPLICATION_ID, prefix + "zerolayer-heatmap",
+          HeatmapConfig.STATE_DIR, rig.stateDir().resolve("heatmap").toString(), HeatmapConfig.HTTP_PORT, 0)),
+          "127.0.0.1"));
+      final Router router = rig.open(new Router(settings, new RouterConfig(Map.of(RouterConfig.ROUTER_ID,
+          prefix + "r", RouterConfig.GROUP_ID, prefix + "routers")), new LatencyAwarePolicy(), TestTenants.UNLIMITED,
+          new SimpleMeterRegistry()));
+      final RecordCollector<String, ResponseChunk> responses = rig.responses();
+      final InferenceClient client = rig.client();
+      ChildApp tokenBuffer = rig.open(startTokenBuffer(rig));
+      await().atMost(Duration.ofSeconds(60)).until(() -> rig.fleet().instanceIds().stream()
           .allMatch(id -> router.heatmap().row(id) != null));
       tokenBuffer.awaitReady(Duration.ofSeconds(120));
 
@@ -76,7 +74,7 @@ class TokenBufferCrashIT {
 
       // When token-buffer is killed with kill -9 and started again on its state
       tokenBuffer.kill();
-      tokenBuffer = startTokenBuffer(settings, catalogue, workDir);
+      tokenBuffer = rig.open(startTokenBuffer(rig));
 
       // Then the client reads every token exactly once, in order (the assembler refuses gaps and repeats)
       final Response response;
@@ -89,18 +87,13 @@ class TokenBufferCrashIT {
       assertThat(responses.awaitUntil(records -> records.stream()
           .anyMatch(r -> r.key().equals("survives") && r.value().getLast()), Duration.ofSeconds(30)).stream()
           .filter(r -> r.key().equals("survives") && r.value().getLast())).hasSize(1);
-    } finally {
-      if (tokenBuffer != null) {
-        tokenBuffer.close();
-      }
     }
   }
 
-  private static ChildApp startTokenBuffer(final ClusterSettings settings, final TopicCatalogue catalogue,
-      final Path workDir) throws Exception {
-    return ChildApp.start(TokenBufferApp.class, settings, catalogue, workDir.resolve("token-buffer.log"),
-        "ZEROLAYER_TOKENBUFFER_HTTP_PORT", Map.of(
-            "ZEROLAYER_TOKENBUFFER_APPLICATION_ID", catalogue.prefix() + "zerolayer-token-buffer",
-            "ZEROLAYER_TOKENBUFFER_STATE_DIR", workDir.resolve("token-buffer").toString()));
+  private static ChildApp startTokenBuffer(final PipelineRig rig) throws Exception {
+    return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve("token-buffer.log"),
+        TokenBufferConfig.HTTP_PORT, Map.of(
+            TokenBufferConfig.APPLICATION_ID, rig.catalogue().prefix() + "zerolayer-token-buffer",
+            TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString()));
   }
 }

@@ -3,20 +3,21 @@ package io.zerolayer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.client.InferenceClient;
+import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
-import io.zerolayer.contract.client.InferenceClient;
-import io.zerolayer.contract.client.Response;
-import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.topic.TopicCatalogue;
-import io.zerolayer.deploy.stack.Pipeline;
-import io.zerolayer.fleet.Fleet;
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.router.Router;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
-import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.testsupport.Awaits;
+import io.zerolayer.testsupport.DecisionLog;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.TestCluster;
+import io.zerolayer.testsupport.TestTenants;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,19 +42,15 @@ class TwoRoutersIT {
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
   void shouldSpreadLoadSoNoInstanceGetsMoreThanTwiceItsFairShare(final TestCluster.Handle cluster) throws Exception {
     // Given two routers in one group and a flat heatmap: four identical, idle instances
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    final String group = catalogue.prefix() + "zerolayer-router";
-    try (Fleet fleet = Fleet.start(settings, INSTANCES, List.of("zone-a", "zone-b"), GpuProfile.standard(),
-            new SimpleMeterRegistry());
-        Pipeline pipeline = Pipeline.start(settings, cluster.stateDir(catalogue), false, TestTenants.UNLIMITED);
-        Router second = new Router(settings, new RouterConfig(Map.of(RouterConfig.ROUTER_ID,
-            catalogue.prefix() + "router-2", RouterConfig.GROUP_ID, group)), new LatencyAwarePolicy(),
-            TestTenants.UNLIMITED, new SimpleMeterRegistry());
-        ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        DecisionLog decisions = new DecisionLog(settings, serdes);
-        InferenceClient client = new InferenceClient(settings, serdes)) {
-      Awaits.routerSees(pipeline, fleet.instanceIds());
+    try (PipelineRig rig = PipelineRig.on(cluster).fleet(INSTANCES, List.of("zone-a", "zone-b"),
+        GpuProfile.standard()).start()) {
+      final ClusterSettings settings = rig.settings();
+      final String group = rig.catalogue().prefix() + "zerolayer-router";
+      final Router second = rig.open(new Router(settings, new RouterConfig(Map.of(RouterConfig.ROUTER_ID,
+          rig.catalogue().prefix() + "router-2", RouterConfig.GROUP_ID, group)), new LatencyAwarePolicy(),
+          TestTenants.UNLIMITED, new SimpleMeterRegistry()));
+      final DecisionLog decisions = rig.decisions();
+      final InferenceClient client = rig.client();
       assertThat(second.awaitStarted(Duration.ofSeconds(60))).isTrue();
       Awaits.groupHasMembersWithPartitions(settings, group, 2);
 

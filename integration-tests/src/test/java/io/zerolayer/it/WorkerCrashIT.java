@@ -3,27 +3,30 @@ package io.zerolayer.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.client.InferenceClient;
+import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
-import io.zerolayer.contract.client.InferenceClient;
-import io.zerolayer.contract.client.Response;
-import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.topic.TopicCatalogue;
-import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.FleetApp;
+import io.zerolayer.fleet.FleetConfig;
 import io.zerolayer.fleet.GpuProfile;
-import io.zerolayer.runtime.ClusterSettings;
-import java.nio.file.Path;
+import io.zerolayer.testsupport.Awaits;
+import io.zerolayer.testsupport.ChildApp;
+import io.zerolayer.testsupport.DecisionLog;
+import io.zerolayer.testsupport.ExpectedText;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.RecordCollector;
+import io.zerolayer.testsupport.TestCluster;
+import io.zerolayer.testsupport.TestTenants;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,18 +39,13 @@ class WorkerCrashIT {
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
   void shouldGiveTheClientTheSameTextAsAnUninterruptedRunWhenItsWorkerProcessIsKilled(
       final TestCluster.Handle cluster) throws Exception {
-    final TopicCatalogue catalogue = cluster.newCatalogue();
-    final ClusterSettings settings = cluster.settings(catalogue);
-    final Path workDir = cluster.stateDir(catalogue);
-    ChildApp doomed = null;
-    try (Pipeline pipeline = Pipeline.start(settings, workDir, false, TestTenants.UNLIMITED);
-        ContractSerdes serdes = new ContractSerdes(settings.serdes());
-        DecisionLog decisions = new DecisionLog(settings, serdes);
-        RecordCollector<String, ResponseChunk> responses = new RecordCollector<>(settings,
-            catalogue.name(Topics.RESPONSES), new StringDeserializer(), serdes.value(Topics.RESPONSES).deserializer());
-        InferenceClient client = new InferenceClient(settings, serdes)) {
+    try (PipelineRig rig = PipelineRig.on(cluster).start()) {
+      final Pipeline pipeline = rig.pipeline();
+      final DecisionLog decisions = rig.decisions();
+      final RecordCollector<String, ResponseChunk> responses = rig.responses();
+      final InferenceClient client = rig.client();
       // Given a sequence streaming on the only instance, a worker in its own process
-      doomed = startFleetProcess(settings, catalogue, workDir);
+      final ChildApp doomed = rig.open(startFleetProcess(rig));
       Awaits.routerSees(pipeline, List.of("proc-0"));
       final InferenceRequest request = InferenceRequest.newBuilder().setSequenceId("crashes").setTenantId("t")
           .setApiKey(TestTenants.key("t")).setPrompt("Tell a long story, slowly.").setMaxOutputTokens(1000)
@@ -57,7 +55,7 @@ class WorkerCrashIT {
           .mapToInt(r -> r.value().getTokens().size()).sum() >= 8, Duration.ofSeconds(60));
 
       // When a backup is up and the worker's process is killed
-      try (Fleet backup = Fleet.start(settings, "backup-", 1, List.of("zone-b"), GpuProfile.standard(),
+      try (Fleet backup = Fleet.start(rig.settings(), "backup-", 1, List.of("zone-b"), GpuProfile.standard(),
           new SimpleMeterRegistry())) {
         Awaits.routerSees(pipeline, backup.instanceIds());
         doomed.kill();
@@ -71,19 +69,14 @@ class WorkerCrashIT {
         assertThat(all.get(0).getInstanceId()).isEqualTo("proc-0");
         assertThat(all.get(all.size() - 1).getInstanceId()).isEqualTo("backup-0");
       }
-    } finally {
-      if (doomed != null) {
-        doomed.close();
-      }
     }
   }
 
-  private static ChildApp startFleetProcess(final ClusterSettings settings, final TopicCatalogue catalogue,
-      final Path workDir) throws Exception {
-    return ChildApp.start(FleetApp.class, settings, catalogue, workDir.resolve("fleet-process.log"),
-        "ZEROLAYER_FLEET_HTTP_PORT", Map.of(
-            "ZEROLAYER_FLEET_INSTANCES", "1",
-            "ZEROLAYER_FLEET_ZONES", "zone-a",
-            "ZEROLAYER_FLEET_ID_PREFIX", "proc-"));
+  private static ChildApp startFleetProcess(final PipelineRig rig) throws Exception {
+    return ChildApp.start(FleetApp.class, rig.settings(), rig.stateDir().resolve("fleet-process.log"),
+        FleetConfig.HTTP_PORT, Map.of(
+            FleetConfig.INSTANCES, 1,
+            FleetConfig.ZONES, "zone-a",
+            FleetConfig.ID_PREFIX, "proc-"));
   }
 }

@@ -5,14 +5,16 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.TokenChunk;
-import io.zerolayer.contract.client.Response;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.policy.RoundRobinPolicy;
+import io.zerolayer.testsupport.ExpectedText;
+import io.zerolayer.testsupport.TestCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -168,7 +170,7 @@ class WorkerStallIT {
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void shouldLeaveAStalledStreamOnItsInstanceUntilItGoesOnWhenCutOverIsOff(final TestCluster.Handle cluster)
       throws Exception {
-    try (StreamingRig rig = StreamingRig.start(cluster, new RoundRobinPolicy(), false)) {
+    try (StreamingRig rig = StreamingRig.start(cluster, RoundRobinPolicy::new, false)) {
       final StreamingRig.Story story = rig.requestStory("waits", 13);
       final String owner = story.first().getInstanceId();
       rig.awaitTokens("waits", 8);

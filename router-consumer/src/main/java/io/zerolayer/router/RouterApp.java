@@ -1,8 +1,8 @@
 package io.zerolayer.router;
 
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.router.policy.RoutingPolicies;
 import io.zerolayer.router.tenant.TenantDirectory;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 

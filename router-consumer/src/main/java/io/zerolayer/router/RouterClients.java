@@ -1,6 +1,6 @@
 package io.zerolayer.router;
 
-import io.zerolayer.runtime.ClusterSettings;
+import io.zerolayer.contract.cluster.ClusterSettings;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

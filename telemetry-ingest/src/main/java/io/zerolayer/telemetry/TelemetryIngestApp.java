@@ -2,13 +2,13 @@ package io.zerolayer.telemetry;
 
 import static java.util.Objects.requireNonNull;
 
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.telemetry.TelemetryValidator;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
-import io.zerolayer.telemetry.internal.IngestMeters;
 import io.zerolayer.telemetry.internal.IngestMeters.Source;
+import io.zerolayer.telemetry.internal.IngestMeters;
 import io.zerolayer.telemetry.internal.PublishingSink;
 import java.util.List;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package io.zerolayer.telemetry;
 
 import io.zerolayer.contract.avro.InstanceTelemetry;
-import io.zerolayer.contract.telemetry.TelemetryValidator;
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.telemetry.TelemetryValidator;
 import io.zerolayer.contract.topic.Topics;
-import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -3,8 +3,8 @@ package io.zerolayer.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.topic.TopicCatalogue;
-import io.zerolayer.runtime.ClusterSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

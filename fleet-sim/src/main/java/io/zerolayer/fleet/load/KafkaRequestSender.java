@@ -2,12 +2,12 @@ package io.zerolayer.fleet.load;
 
 import static java.util.Objects.requireNonNull;
 
+import io.zerolayer.client.InferenceClient;
+import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.ResponseChunk;
-import io.zerolayer.contract.client.InferenceClient;
-import io.zerolayer.contract.client.Response;
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.runtime.ClusterSettings;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;

@@ -54,8 +54,9 @@ public final class InstanceMachine {
     double weight = weight(signals, episode.recovering(), reasons);
     if (episode.critical()) {
       weight = 0.0;
-      reasons.add(String.format("fragmentation %.1f%% > 92%% since %d ms%s", 100 * signals.fragmentation(),
-          nowMs - episode.criticalSinceMs(), episode.ejected() ? ": ejected" : ": observing"));
+      reasons.add(String.format("fragmentation %.1f%% > %.0f%% since %d ms%s", 100 * signals.fragmentation(),
+          100 * ScoreRules.FRAGMENTATION_CRITICAL, nowMs - episode.criticalSinceMs(),
+          episode.ejected() ? ": ejected" : ": observing"));
     } else if (episode.ejected()) {
       weight = 0.0;
       reasons.add(String.format("ejected for fragmentation; the last second peaked at %.1f%%",
@@ -102,8 +103,8 @@ public final class InstanceMachine {
         && signals.fragmentation() > ScoreRules.FRAGMENTATION_CRITICAL
         && nowMs - machine.criticalSinceMs() >= timings.observationMs()) {
       return moved(instanceId, zone, machine, InstanceState.EJECTED,
-          String.format("fragmentation %.1f%% > 92%% for %d ms: ejected", 100 * signals.fragmentation(),
-              nowMs - machine.criticalSinceMs()), signals, nowMs);
+          String.format("fragmentation %.1f%% > %.0f%% for %d ms: ejected", 100 * signals.fragmentation(),
+              100 * ScoreRules.FRAGMENTATION_CRITICAL, nowMs - machine.criticalSinceMs()), signals, nowMs);
     }
     return new Assessment(machine, false, null);
   }
@@ -111,12 +112,13 @@ public final class InstanceMachine {
   private static boolean networkDegraded(final Signals signals, final long highSinceMs, final long nowMs,
       final List<String> reasons) {
     if (signals.retransmitRate() > NETWORK_DEGRADED) {
-      reasons.add(String.format("TCP retransmit %.1f%% > 8%%: network-degraded", 100 * signals.retransmitRate()));
+      reasons.add(String.format("TCP retransmit %.1f%% > %.0f%%: network-degraded", 100 * signals.retransmitRate(),
+          100 * NETWORK_DEGRADED));
       return true;
     }
     if (highSinceMs >= 0 && nowMs - highSinceMs >= NETWORK_SUSTAINED_MS) {
-      reasons.add(String.format("TCP retransmit above 8%% in every sample for %d ms (now %.1f%%): network-degraded",
-          nowMs - highSinceMs, 100 * signals.retransmitLatest()));
+      reasons.add(String.format("TCP retransmit above %.0f%% in every sample for %d ms (now %.1f%%): network-degraded",
+          100 * NETWORK_DEGRADED, nowMs - highSinceMs, 100 * signals.retransmitLatest()));
       return true;
     }
     return false;
@@ -126,8 +128,8 @@ public final class InstanceMachine {
     double fragmentation = ScoreRules.fragmentationFactor(signals.fragmentation());
     if (recovering) {
       fragmentation = Math.min(fragmentation, RECOVERING_CAP);
-      reasons.add(String.format("recovering from fragmentation above 92%%, now %.1f%% -> x%.2f",
-          100 * signals.fragmentation(), fragmentation));
+      reasons.add(String.format("recovering from fragmentation above %.0f%%, now %.1f%% -> x%.2f",
+          100 * ScoreRules.FRAGMENTATION_CRITICAL, 100 * signals.fragmentation(), fragmentation));
     } else if (fragmentation < 1.0) {
       reasons.add(String.format("fragmentation %.1f%% -> x%.2f", 100 * signals.fragmentation(), fragmentation));
     }
@@ -137,7 +139,8 @@ public final class InstanceMachine {
           signals.tgsvMs() > ScoreRules.TGSV_CUTOVER_MS ? ", sequences in flight cut over" : ""));
     }
     if (ScoreRules.saturated(signals.gpuUtilization())) {
-      reasons.add(String.format("GPU %.1f%% busy > 98%%: unavailable", 100 * signals.gpuUtilization()));
+      reasons.add(String.format("GPU %.1f%% busy > %.0f%%: unavailable", 100 * signals.gpuUtilization(),
+          100 * ScoreRules.GPU_SATURATED));
       return 0.0;
     }
     return Math.max(0.0, Math.min(1.0, fragmentation * tgsv));

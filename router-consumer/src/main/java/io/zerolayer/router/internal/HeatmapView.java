@@ -1,11 +1,11 @@
 package io.zerolayer.router.internal;
 
 import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.serde.SchemaRegistryUnavailableException;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.policy.Heatmap;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

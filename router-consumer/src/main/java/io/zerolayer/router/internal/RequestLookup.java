@@ -3,9 +3,9 @@ package io.zerolayer.router.internal;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
-import io.zerolayer.runtime.ClusterSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -3,24 +3,20 @@ package io.zerolayer.router.internal;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.zerolayer.router.RouterMeterNames;
 import java.util.concurrent.TimeUnit;
 
 /** How long a router's transactions take: routing a poll's records, then committing them. */
 public final class TransactionMeters {
-
-  /** Meter name of the routing part, from the transaction's start to its commit. */
-  public static final String ROUTE = "zerolayer.router.transaction.route";
-  /** Meter name of the commit. */
-  public static final String COMMIT = "zerolayer.router.transaction.commit";
 
   private final Timer route;
   private final Timer commit;
   private final DistributionSummary size;
 
   public TransactionMeters(final MeterRegistry registry) {
-    route = Timer.builder(ROUTE).description("Routing one poll's records inside a transaction")
+    route = Timer.builder(RouterMeterNames.TRANSACTION_ROUTE).description("Routing one poll's records inside a transaction")
         .publishPercentiles(0.5, 0.99).register(registry);
-    commit = Timer.builder(COMMIT).description("Committing a transaction (offsets, decisions, dispatches)")
+    commit = Timer.builder(RouterMeterNames.TRANSACTION_COMMIT).description("Committing a transaction (offsets, decisions, dispatches)")
         .publishPercentiles(0.5, 0.99).register(registry);
     size = DistributionSummary.builder("zerolayer.router.transaction.records")
         .description("Records routed in one transaction").register(registry);

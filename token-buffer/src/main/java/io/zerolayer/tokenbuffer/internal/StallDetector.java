@@ -87,8 +87,8 @@ public final class StallDetector {
     window.tokensAtLastCheck = tokens;
     window.rateCheckedAtMs = nowMs;
     if (window.slowChecks >= SLOW_CHECKS && !fleetSlow) {
-      return String.format("token rate down more than 40%% for %d checks (recent rate %.1f/s)", SLOW_CHECKS,
-          sequence.getRateTokensPerS());
+      return String.format("token rate down more than %.0f%% for %d checks (recent rate %.1f/s)",
+          100 * (1 - RATE_FLOOR), SLOW_CHECKS, sequence.getRateTokensPerS());
     }
     return null;
   }

@@ -1,5 +1,7 @@
 package io.zerolayer.tokenbuffer.query;
 
+import io.zerolayer.contract.sequence.SequenceView;
+
 /** Reads one sequence from token-buffer's store, wherever in the cluster it is kept. */
 public interface SequenceQueries {
 

@@ -3,6 +3,7 @@ package io.zerolayer.tokenbuffer.query;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.SequenceState;
+import io.zerolayer.contract.sequence.SequenceView;
 import io.zerolayer.tokenbuffer.TokenBufferTopology;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;

@@ -2,6 +2,7 @@ package io.zerolayer.deploy.stack;
 
 import static java.util.Objects.requireNonNull;
 
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.deploy.local.KafkaBroker;
@@ -10,7 +11,6 @@ import io.zerolayer.deploy.topics.ProvisioningProfile;
 import io.zerolayer.deploy.topics.ProvisioningReport;
 import io.zerolayer.deploy.topics.SchemaProvisioner;
 import io.zerolayer.deploy.topics.TopicProvisioner;
-import io.zerolayer.runtime.ClusterSettings;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

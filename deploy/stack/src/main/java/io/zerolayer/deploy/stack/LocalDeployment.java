@@ -1,11 +1,11 @@
 package io.zerolayer.deploy.stack;
 
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.deploy.local.WorkDirs;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.router.tenant.TenantDirectory;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package io.zerolayer.deploy.stack;
 import static java.util.Objects.requireNonNull;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.heatmap.HeatmapApp;
 import io.zerolayer.heatmap.HeatmapConfig;
 import io.zerolayer.router.Router;
@@ -11,7 +12,6 @@ import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.policy.RoutingPolicy;
 import io.zerolayer.router.tenant.TenantDirectory;
-import io.zerolayer.runtime.ClusterSettings;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.StreamsApp;
 import io.zerolayer.tokenbuffer.TokenBufferApp;
@@ -93,21 +93,26 @@ public final class Pipeline implements AutoCloseable {
     final String prefix = cluster.catalogue().prefix();
     final Deque<AutoCloseable> started = new ArrayDeque<>();
     try {
-      final StreamsApp heatmap = push(started, HeatmapApp.start(cluster, new HeatmapConfig(Map.of(
+      final Map<String, Object> heatmapValues = new HashMap<>(Map.of(
           HeatmapConfig.APPLICATION_ID, prefix + "zerolayer-heatmap",
-          HeatmapConfig.STATE_DIR, stateDir.resolve("heatmap").toString(),
-          HeatmapConfig.HTTP_PORT, defaultPorts ? 8083 : 0)), "127.0.0.1"));
-      final StreamsApp tokenBuffer = push(started, TokenBufferApp.start(cluster, new TokenBufferConfig(Map.of(
+          HeatmapConfig.STATE_DIR, stateDir.resolve("heatmap").toString()));
+      freePortUnless(defaultPorts, heatmapValues, HeatmapConfig.HTTP_PORT);
+      final StreamsApp heatmap = push(started, HeatmapApp.start(cluster, new HeatmapConfig(heatmapValues),
+          "127.0.0.1"));
+      final Map<String, Object> tokenBufferValues = new HashMap<>(Map.of(
           TokenBufferConfig.APPLICATION_ID, prefix + "zerolayer-token-buffer",
           TokenBufferConfig.STATE_DIR, stateDir.resolve("token-buffer").toString(),
-          TokenBufferConfig.HTTP_PORT, defaultPorts ? 8084 : 0,
-          TokenBufferConfig.CUTOVER_ENABLED, cutover)), "127.0.0.1"));
+          TokenBufferConfig.CUTOVER_ENABLED, cutover));
+      freePortUnless(defaultPorts, tokenBufferValues, TokenBufferConfig.HTTP_PORT);
+      final StreamsApp tokenBuffer = push(started, TokenBufferApp.start(cluster,
+          new TokenBufferConfig(tokenBufferValues), "127.0.0.1"));
       final Map<String, Object> routerValues = new HashMap<>(routerSettings);
       routerValues.put(RouterConfig.ROUTER_ID, prefix + "router-1");
       routerValues.put(RouterConfig.GROUP_ID, prefix + "zerolayer-router");
+      freePortUnless(defaultPorts, routerValues, RouterConfig.HTTP_PORT);
       final RouterConfig routerConfig = new RouterConfig(routerValues);
       final MetricsServer routerServer = push(started, new MetricsServer("router", http -> { })
-          .notReadyYet().start("127.0.0.1", defaultPorts ? routerConfig.httpPort() : 0));
+          .notReadyYet().start("127.0.0.1", routerConfig.httpPort()));
       final Router router = push(started, new Router(cluster, routerConfig, policy, tenants,
           routerServer.registry()));
       routerServer.readyWhen(router::isReady, "reading the heatmap");
@@ -121,6 +126,14 @@ public final class Pipeline implements AutoCloseable {
       // Close what did start, newest first, so a failed start leaves no thread or port behind.
       started.forEach(Pipeline::closeQuietly);
       throw e;
+    }
+  }
+
+  /** Port 0 (a free one) for {@code portKey}, unless the app's own default port is wanted. */
+  private static void freePortUnless(final boolean defaultPorts, final Map<String, Object> values,
+      final String portKey) {
+    if (!defaultPorts) {
+      values.put(portKey, 0);
     }
   }
 

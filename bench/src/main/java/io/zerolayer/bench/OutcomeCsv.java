@@ -1,0 +1,59 @@
+package io.zerolayer.bench;
+
+import io.zerolayer.fleet.load.ChunkArrival;
+import io.zerolayer.fleet.load.RequestOutcome;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+
+/**
+ * Every request of every policy's run as one CSV row (RFC 4180: a field with a comma, quote or
+ * line break is quoted), times in milliseconds, {@code sent_s} from the start of that policy's
+ * load, empty fields where a figure does not exist (no token, no final chunk).
+ */
+final class OutcomeCsv {
+
+  static final String HEADER = "policy,sequence_id,measured,sent_s,status,routing,band,prompt_tokens,"
+      + "max_output_tokens,concurrency,latency_ms,ttft_ms,output_tokens,token_interval_std_ms,max_epoch,instances,"
+      + "reason";
+
+  private OutcomeCsv() {
+  }
+
+  static void write(final List<PolicyRun> runs, final Writer out) throws IOException {
+    out.write(HEADER);
+    out.write("\r\n");
+    for (final PolicyRun run : runs) {
+      for (final RequestOutcome outcome : run.outcomes()) {
+        out.write(row(run, outcome));
+        out.write("\r\n");
+      }
+    }
+  }
+
+  static String row(final PolicyRun run, final RequestOutcome o) {
+    final long sent = run.sentMs(o);
+    final OptionalDouble std = o.tokenIntervalStddevMs();
+    final int maxEpoch = o.chunks().stream().mapToInt(ChunkArrival::epoch).max().orElse(0);
+    return String.join(",",
+        field(run.policy()), field(o.sequenceId()), Boolean.toString(sent >= run.measureFromMs()),
+        String.format(Locale.ROOT, "%.3f", (sent - run.loadStartMs()) / 1000.0), o.status().name(),
+        o.routing() == null ? "" : o.routing().name(), o.band().name(), Integer.toString(o.promptTokens()),
+        Integer.toString(o.maxOutputTokens()), Integer.toString(o.concurrency()),
+        Long.toString(o.latency().toMillis()),
+        o.timeToFirstToken().map(t -> Long.toString(t.toMillis())).orElse(""),
+        Integer.toString(o.outputTokens()),
+        std.isPresent() ? String.format(Locale.ROOT, "%.2f", std.getAsDouble()) : "",
+        maxEpoch == 0 ? "" : Integer.toString(maxEpoch),
+        field(String.join(";", o.instances())), field(o.reason() == null ? "" : o.reason()));
+  }
+
+  static String field(final String value) {
+    if (value.contains(",") || value.contains("\"") || value.contains("\n") || value.contains("\r")) {
+      return '"' + value.replace("\"", "\"\"") + '"';
+    }
+    return value;
+  }
+}

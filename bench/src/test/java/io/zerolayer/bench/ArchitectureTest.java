@@ -1,0 +1,12 @@
+package io.zerolayer.bench;
+
+import io.zerolayer.testing.ArchitectureRules;
+import org.junit.jupiter.api.Test;
+
+class ArchitectureTest {
+
+  @Test
+  void shouldUseNoOtherModulesInternalPackages() {
+    ArchitectureRules.noOtherModulesInternals(null).check(ArchitectureRules.mainClasses());
+  }
+}

@@ -1,0 +1,27 @@
+package io.zerolayer.contract.sequence;
+
+import io.zerolayer.contract.avro.SequenceState;
+import java.util.List;
+
+/**
+ * One sequence as token-buffer holds it: what a backup worker resumes from, and what an
+ * operator asks about.
+ *
+ * @param sequenceId the sequence
+ * @param epoch the current attempt's epoch
+ * @param owner the instance of the current attempt, or null
+ * @param status PENDING, STREAMING, FINISHED or FAILED
+ * @param outcome the routing outcome so far, or null
+ * @param tokens every token accepted so far, in order
+ * @param nextIndex the index the next token will have
+ */
+public record SequenceView(String sequenceId, int epoch, String owner, String status, String outcome,
+    List<String> tokens, int nextIndex) {
+
+  /** The view of a stored state. */
+  public static SequenceView of(final SequenceState state) {
+    return new SequenceView(state.getSequenceId(), state.getEpoch(), state.getOwner(), state.getStatus().name(),
+        state.getOutcome() == null ? null : state.getOutcome().name(), List.copyOf(state.getTokens()),
+        state.getTokens().size());
+  }
+}

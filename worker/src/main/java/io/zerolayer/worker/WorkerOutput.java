@@ -1,0 +1,128 @@
+package io.zerolayer.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.avro.Completion;
+import io.zerolayer.contract.avro.StallDetected;
+import io.zerolayer.contract.avro.TokenChunk;
+import io.zerolayer.contract.cluster.ClusterSettings;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.contract.topic.Topics;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker's writes: token chunks keyed by sequence, completions keyed by instance, and the
+ * stall reports of attempts it hands back, keyed by sequence like token-buffer's. One producer
+ * writes them all, so that a rare handback goes out on the connection the token chunks keep in use.
+ */
+final class WorkerOutput implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerOutput.class);
+  private static final Callback REPORT = (metadata, error) -> {
+    if (error instanceof RetriableException) {
+      LOG.warn("Send still failing after the producer's retries: {}", error.toString());
+    } else if (error != null) {
+      LOG.error("Send failed for good", error);
+    }
+  };
+
+  private final Producer<String, SpecificRecord> producer;
+  private final String tokenTopic;
+  private final String completionTopic;
+  private final String stallTopic;
+
+  WorkerOutput(final ClusterSettings cluster, final ContractSerdes serdes) {
+    this(new KafkaProducer<>(producerProperties(cluster), new StringSerializer(), serdes.anyRecordSerializer()),
+        cluster.catalogue());
+  }
+
+  WorkerOutput(final Producer<String, SpecificRecord> producer, final TopicCatalogue catalogue) {
+    this.producer = requireNonNull(producer, "producer");
+    this.tokenTopic = catalogue.name(Topics.TOKENS);
+    this.completionTopic = catalogue.name(Topics.COMPLETIONS);
+    this.stallTopic = catalogue.name(Topics.STALLS);
+  }
+
+  private static Map<String, Object> producerProperties(final ClusterSettings cluster) {
+    final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    return props;
+  }
+
+  /**
+   * Reads now what a first send to each output topic would wait for, the topic's metadata and the
+   * id of its value schema, so that neither holds up this worker's first chunk or first handback
+   * (a worker may hand back only one attempt in its life, and nothing should slow that one).
+   */
+  void readAhead(final ContractSerdes serdes) {
+    try {
+      for (final String topic : List.of(tokenTopic, completionTopic, stallTopic)) {
+        producer.partitionsFor(topic);
+      }
+      serdes.valueSchemaId(tokenTopic, Topics.TOKENS);
+      serdes.valueSchemaId(completionTopic, Topics.COMPLETIONS);
+      serdes.valueSchemaId(stallTopic, Topics.STALLS);
+    } catch (final KafkaException e) {
+      LOG.warn("Could not read the output topics' metadata and schema ids ahead ({}); the first sends will",
+          e.toString());
+    }
+  }
+
+  /**
+   * Sends a chunk; {@code failed} hears of a send that failed for good, after which every later
+   * chunk of the attempt would be refused as a gap.
+   */
+  void tokens(final TokenChunk chunk, final Consumer<Exception> failed) {
+    send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), failed);
+  }
+
+  /**
+   * Asks the routers to cut the attempt over; {@code failed} hears of a report that could not be
+   * sent, which must then go by token-buffer.
+   */
+  void stall(final StallDetected stall, final Consumer<Exception> failed) {
+    send(new ProducerRecord<>(stallTopic, stall.getSequenceId(), stall), failed);
+  }
+
+  void completion(final Completion completion) {
+    send(new ProducerRecord<>(completionTopic, completion.getInstanceId(), completion), error ->
+        LOG.warn("Completion of {} (epoch {}) not published: {}", completion.getSequenceId(), completion.getEpoch(),
+            error.toString()));
+  }
+
+  private void send(final ProducerRecord<String, SpecificRecord> record, final Consumer<Exception> failed) {
+    try {
+      producer.send(record, (metadata, error) -> {
+        REPORT.onCompletion(metadata, error);
+        if (error != null) {
+          failed.accept(error);
+        }
+      });
+    } catch (final KafkaException e) {
+      // Refused before it was sent (serialization, registry): the same as a failed send.
+      failed.accept(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    producer.close(Duration.ofSeconds(5));
+  }
+}

@@ -1,0 +1,38 @@
+package io.zerolayer.worker.openai;
+
+import io.zerolayer.contract.cluster.ClusterSettings;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.runtime.MetricsServer;
+import io.zerolayer.runtime.ShutdownSignal;
+import io.zerolayer.worker.SequencePrefixClient;
+import io.zerolayer.worker.Worker;
+
+/**
+ * A worker in front of a real OpenAI-compatible inference server, as its own process: takes
+ * the instance's dispatch tasks and commands from Kafka and streams each task from the server.
+ * Cluster settings come from {@link ClusterSettings#fromEnvironment}, the rest from
+ * {@link OpenAiWorkerConfig#fromEnvironment}; metrics are served on its HTTP port.
+ */
+public final class OpenAiWorkerApp {
+
+  private OpenAiWorkerApp() {
+  }
+
+  /** The engine a config describes. */
+  public static OpenAiCompatibleEngine engine(final OpenAiWorkerConfig config) {
+    final SequencePrefixClient prefixes = new SequencePrefixClient(config.sequenceQueryUrl(),
+        config.networkTimeout(), config.sequenceRetryBackoff());
+    return new OpenAiCompatibleEngine(config.baseUrl(), config.model(), config.apiKey(), config.networkTimeout(),
+        config.responseTimeout(), prefixes);
+  }
+
+  public static void main(final String[] args) throws InterruptedException {
+    final OpenAiWorkerConfig config = OpenAiWorkerConfig.fromEnvironment(System.getenv());
+    final ClusterSettings cluster = ClusterSettings.fromEnvironment(System.getenv());
+    final MetricsServer server = new MetricsServer("openai-worker", http -> { }).start("0.0.0.0", config.httpPort());
+    final OpenAiCompatibleEngine engine = engine(config);
+    final Worker worker = new Worker(config.instanceId(), cluster, new ContractSerdes(cluster.serdes()), engine,
+        config.maxConcurrentTasks(), server.registry());
+    ShutdownSignal.awaitThenClose("openai-worker", worker, engine, server);
+  }
+}
