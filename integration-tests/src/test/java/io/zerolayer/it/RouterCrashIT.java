@@ -11,6 +11,7 @@ import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.deploy.stack.PipelineNames;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.router.RouterApp;
 import io.zerolayer.router.RouterConfig;
@@ -57,7 +58,7 @@ class RouterCrashIT {
       // Given a second router, in its own process, sharing the requests with the in-process one
       final ChildApp doomed = rig.open(startRouterProcess(rig));
       doomed.awaitReady(Duration.ofSeconds(60));
-      Awaits.groupHasMembersWithPartitions(rig.settings(), rig.catalogue().prefix() + "zerolayer-router", 2);
+      Awaits.groupHasMembersWithPartitions(rig.settings(), PipelineNames.routerGroup(rig.catalogue()), 2);
 
       // When requests stream in and that process is killed a third of the way, once it has routed some
       final List<CompletableFuture<Response>> answers = new ArrayList<>();
@@ -132,7 +133,7 @@ class RouterCrashIT {
     return ChildApp.start(RouterApp.class, rig.settings(), rig.stateDir().resolve("crash-router.log"),
         RouterConfig.HTTP_PORT, Map.of(
             RouterConfig.ROUTER_ID, "crash-router",
-            RouterConfig.GROUP_ID, rig.catalogue().prefix() + "zerolayer-router",
+            RouterConfig.GROUP_ID, PipelineNames.routerGroup(rig.catalogue()),
             RouterConfig.TENANTS_FILE, tenants.toString()));
   }
 

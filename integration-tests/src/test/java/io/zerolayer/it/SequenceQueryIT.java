@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zerolayer.client.InferenceClient;
 import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.deploy.stack.PipelineNames;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.runtime.StreamsApp;
 import io.zerolayer.testsupport.PipelineRig;
@@ -44,7 +45,7 @@ class SequenceQueryIT {
     // Given the pipeline's token-buffer and a second instance of it in the same group
     try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard()).start()) {
       final StreamsApp second = rig.open(TokenBufferApp.start(rig.settings(), new TokenBufferConfig(Map.of(
-          TokenBufferConfig.APPLICATION_ID, rig.catalogue().prefix() + "zerolayer-token-buffer",
+          TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
           TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer-2").toString(),
           TokenBufferConfig.HTTP_PORT, 0)), "127.0.0.1"));
       final InferenceClient client = rig.client();

@@ -9,6 +9,7 @@ import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.cluster.ClusterSettings;
+import io.zerolayer.deploy.stack.PipelineNames;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.heatmap.HeatmapApp;
 import io.zerolayer.heatmap.HeatmapConfig;
@@ -47,7 +48,7 @@ class TokenBufferCrashIT {
       final ClusterSettings settings = rig.settings();
       final String prefix = rig.catalogue().prefix();
       rig.open(HeatmapApp.start(settings, new HeatmapConfig(Map.of(
-          HeatmapConfig.APPLICATION_ID, prefix + "zerolayer-heatmap",
+          HeatmapConfig.APPLICATION_ID, PipelineNames.heatmapApplicationId(rig.catalogue()),
           HeatmapConfig.STATE_DIR, rig.stateDir().resolve("heatmap").toString(), HeatmapConfig.HTTP_PORT, 0)),
           "127.0.0.1"));
       final Router router = rig.open(new Router(settings, new RouterConfig(Map.of(RouterConfig.ROUTER_ID,
@@ -93,7 +94,7 @@ class TokenBufferCrashIT {
   private static ChildApp startTokenBuffer(final PipelineRig rig) throws Exception {
     return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve("token-buffer.log"),
         TokenBufferConfig.HTTP_PORT, Map.of(
-            TokenBufferConfig.APPLICATION_ID, rig.catalogue().prefix() + "zerolayer-token-buffer",
+            TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
             TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString()));
   }
 }

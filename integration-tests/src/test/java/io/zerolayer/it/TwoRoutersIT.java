@@ -9,6 +9,7 @@ import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.cluster.ClusterSettings;
+import io.zerolayer.deploy.stack.PipelineNames;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.router.Router;
 import io.zerolayer.router.RouterConfig;
@@ -45,7 +46,7 @@ class TwoRoutersIT {
     try (PipelineRig rig = PipelineRig.on(cluster).fleet(INSTANCES, List.of("zone-a", "zone-b"),
         GpuProfile.standard()).start()) {
       final ClusterSettings settings = rig.settings();
-      final String group = rig.catalogue().prefix() + "zerolayer-router";
+      final String group = PipelineNames.routerGroup(rig.catalogue());
       final Router second = rig.open(new Router(settings, new RouterConfig(Map.of(RouterConfig.ROUTER_ID,
           rig.catalogue().prefix() + "router-2", RouterConfig.GROUP_ID, group)), new LatencyAwarePolicy(),
           TestTenants.UNLIMITED, new SimpleMeterRegistry()));

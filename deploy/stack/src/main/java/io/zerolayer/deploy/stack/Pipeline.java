@@ -94,13 +94,13 @@ public final class Pipeline implements AutoCloseable {
     final Deque<AutoCloseable> started = new ArrayDeque<>();
     try {
       final Map<String, Object> heatmapValues = new HashMap<>(Map.of(
-          HeatmapConfig.APPLICATION_ID, prefix + "zerolayer-heatmap",
+          HeatmapConfig.APPLICATION_ID, PipelineNames.heatmapApplicationId(cluster.catalogue()),
           HeatmapConfig.STATE_DIR, stateDir.resolve("heatmap").toString()));
       freePortUnless(defaultPorts, heatmapValues, HeatmapConfig.HTTP_PORT);
       final StreamsApp heatmap = push(started, HeatmapApp.start(cluster, new HeatmapConfig(heatmapValues),
           "127.0.0.1"));
       final Map<String, Object> tokenBufferValues = new HashMap<>(Map.of(
-          TokenBufferConfig.APPLICATION_ID, prefix + "zerolayer-token-buffer",
+          TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(cluster.catalogue()),
           TokenBufferConfig.STATE_DIR, stateDir.resolve("token-buffer").toString(),
           TokenBufferConfig.CUTOVER_ENABLED, cutover));
       freePortUnless(defaultPorts, tokenBufferValues, TokenBufferConfig.HTTP_PORT);
@@ -108,7 +108,7 @@ public final class Pipeline implements AutoCloseable {
           new TokenBufferConfig(tokenBufferValues), "127.0.0.1"));
       final Map<String, Object> routerValues = new HashMap<>(routerSettings);
       routerValues.put(RouterConfig.ROUTER_ID, prefix + "router-1");
-      routerValues.put(RouterConfig.GROUP_ID, prefix + "zerolayer-router");
+      routerValues.put(RouterConfig.GROUP_ID, PipelineNames.routerGroup(cluster.catalogue()));
       freePortUnless(defaultPorts, routerValues, RouterConfig.HTTP_PORT);
       final RouterConfig routerConfig = new RouterConfig(routerValues);
       final MetricsServer routerServer = push(started, new MetricsServer("router", http -> { })
