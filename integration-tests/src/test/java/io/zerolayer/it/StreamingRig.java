@@ -108,11 +108,6 @@ final class StreamingRig implements AutoCloseable {
         .sum();
   }
 
-  /** The rig underneath, for the pieces the story helpers do not cover. */
-  PipelineRig rig() {
-    return rig;
-  }
-
   TopicCatalogue catalogue() {
     return rig.catalogue();
   }

@@ -43,7 +43,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class PipelineRig implements AutoCloseable {
 
   private final Deque<AutoCloseable> opened = new ArrayDeque<>();
-  private final TestCluster.Handle cluster;
   private final TopicCatalogue catalogue;
   private final ClusterSettings settings;
   private final Path stateDir;
@@ -55,7 +54,6 @@ public final class PipelineRig implements AutoCloseable {
   private InferenceClient client;
 
   private PipelineRig(final TestCluster.Handle cluster) throws IOException {
-    this.cluster = cluster;
     this.catalogue = cluster.newCatalogue();
     this.settings = cluster.settings(catalogue);
     this.stateDir = cluster.stateDir(catalogue);
@@ -178,10 +176,6 @@ public final class PipelineRig implements AutoCloseable {
       client = open(new InferenceClient(settings, serdes));
     }
     return client;
-  }
-
-  public TestCluster.Handle cluster() {
-    return cluster;
   }
 
   public TopicCatalogue catalogue() {
