@@ -17,19 +17,20 @@ import org.apache.kafka.common.TopicPartition;
  * serves it. A fresh topic is created before its leaders are elected, and producing to it in that
  * window fails.
  */
-final class PartitionReadiness {
+public final class PartitionReadiness {
 
   private static final Duration RETRY_PAUSE = Duration.ofMillis(200);
 
   private final Admin admin;
   private final Duration timeout;
 
-  PartitionReadiness(final Admin admin, final Duration timeout) {
+  public PartitionReadiness(final Admin admin, final Duration timeout) {
     this.admin = admin;
     this.timeout = timeout;
   }
 
-  void await(final Collection<String> topics) {
+  /** Returns once every partition of {@code topics} answers; throws after the timeout, saying what to check. */
+  public void await(final Collection<String> topics) {
     final long deadline = System.nanoTime() + timeout.toNanos();
     Throwable last = null;
     while (System.nanoTime() < deadline) {

@@ -1,0 +1,151 @@
+package io.zerolayer.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.client.Response;
+import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.cluster.ClusterSettings;
+import io.zerolayer.contract.serde.ContractSerdes;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The latency waterfall on a running pipeline: requests at a steady rate, every hop of each one
+ * timed, and beside them, at the same moments, one plain Kafka hop (the floor). One phase per
+ * rate, then a phase of long answers; the token store's changelog is weighed around each.
+ */
+public final class WaterfallBenchmark {
+
+  /**
+   * What to run.
+   *
+   * @param rates requests per second of each phase, in order
+   * @param measured how long each phase is measured, after its warm-up
+   * @param warmup how long each phase runs before it is measured
+   * @param outputTokens the most tokens a phase's request asks for (it stops between half and all)
+   * @param longAnswers how many long answers the last phase asks for, one a second
+   * @param longOutputTokens the most tokens a long answer asks for
+   * @param tenant the tenant the requests name, and its API key
+   */
+  public record Plan(List<Integer> rates, Duration measured, Duration warmup, int outputTokens, int longAnswers,
+      int longOutputTokens, String tenant, String apiKey) {
+  }
+
+  /**
+   * What one phase measured.
+   *
+   * @param label what the phase was
+   * @param hops every measured request's hops
+   * @param unanswered measured requests with no complete response, or a hop not seen
+   * @param floorMs the floor's hops sent while the phase was measured
+   * @param changelogBytesPerToken bytes the token store's changelog grew by per generated token
+   * @param meanTokens mean tokens per answer
+   */
+  public record Phase(String label, List<HopTimes> hops, int unanswered, List<Long> floorMs,
+      double changelogBytesPerToken, double meanTokens) {
+  }
+
+  private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(120);
+
+  private final ClusterSettings cluster;
+  private final ChangelogBytes changelog;
+  private final PrintStream out;
+
+  /**
+   * @param changelog the token store's changelog, weighed around each phase
+   */
+  public WaterfallBenchmark(final ClusterSettings cluster, final ChangelogBytes changelog, final PrintStream out) {
+    this.cluster = requireNonNull(cluster, "cluster");
+    this.changelog = requireNonNull(changelog, "changelog");
+    this.out = requireNonNull(out, "out");
+  }
+
+  /** Runs every phase of the plan, in order. */
+  public List<Phase> run(final Plan plan) throws Exception {
+    final List<Phase> phases = new ArrayList<>();
+    try (ContractSerdes serdes = new ContractSerdes(cluster.serdes());
+        WaterfallProbe probe = new WaterfallProbe(cluster, serdes);
+        FloorProbe floor = new FloorProbe(cluster)) {
+      for (final int rate : plan.rates()) {
+        phases.add(phase(String.format(Locale.ROOT, "%d requests/s", rate), rate, plan.warmup(), plan.measured(),
+            plan.outputTokens(), plan, probe, floor));
+      }
+      if (plan.longAnswers() > 0) {
+        phases.add(phase(plan.longAnswers() + " long answers", 1, Duration.ZERO,
+            Duration.ofSeconds(plan.longAnswers()), plan.longOutputTokens(), plan, probe, floor));
+      }
+    }
+    return phases;
+  }
+
+  private Phase phase(final String label, final int rate, final Duration warmup, final Duration measured,
+      final int outputTokens, final Plan plan, final WaterfallProbe probe, final FloorProbe floor) throws Exception {
+    final int warmupCount = (int) (rate * warmup.toMillis() / 1000);
+    final int total = warmupCount + (int) (rate * measured.toMillis() / 1000);
+    out.printf(Locale.ROOT, "==> %s: %d requests (%d warm-up), answers of up to %d tokens%n", label, total,
+        warmupCount, outputTokens);
+    final long bytesBefore = changelog.now();
+    final Map<String, CompletableFuture<Response>> measuredIds = new LinkedHashMap<>();
+    final List<CompletableFuture<Response>> all = new ArrayList<>();
+    final Progress progress = new Progress(out, label, total, "requests sent");
+    final long intervalNanos = TimeUnit.SECONDS.toNanos(1) / rate;
+    final long start = System.nanoTime();
+    long measuredFromMs = Long.MAX_VALUE;
+    for (int i = 0; i < total; i++) {
+      TimeUnit.NANOSECONDS.sleep(Math.max(0, start + i * intervalNanos - System.nanoTime()));
+      final String id = "waterfall-" + Long.toString(System.nanoTime(), 36) + "-" + i;
+      if (i == warmupCount) {
+        measuredFromMs = System.currentTimeMillis();
+      }
+      final CompletableFuture<Response> response = probe.submit(request(id, outputTokens, i, plan));
+      floor.send(id);
+      all.add(response);
+      if (i >= warmupCount) {
+        measuredIds.put(id, response);
+      }
+      progress.update(i + 1, () -> all.stream().filter(CompletableFuture::isDone).count() + " answered");
+    }
+    final long measuredToMs = System.currentTimeMillis();
+    final long tokens = awaitAnswers(all);
+    floor.awaitAll(Duration.ofSeconds(10));
+    final double bytesPerToken = tokens == 0 ? 0 : (changelog.now() - bytesBefore) / (double) tokens;
+    final List<HopTimes> hops = new ArrayList<>();
+    measuredIds.keySet().forEach(id -> probe.hops(id).ifPresent(hops::add));
+    return new Phase(label, hops, measuredIds.size() - hops.size(),
+        floor.hopsSentBetween(measuredFromMs, measuredToMs + 1), bytesPerToken, tokens / (double) all.size());
+  }
+
+  /** Waits for every answer; returns the tokens they carry. */
+  private long awaitAnswers(final List<CompletableFuture<Response>> all) throws InterruptedException {
+    final long deadline = System.nanoTime() + ANSWER_TIMEOUT.toNanos();
+    long tokens = 0;
+    int failed = 0;
+    for (final CompletableFuture<Response> response : all) {
+      try {
+        tokens += response.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS).tokens().size();
+      } catch (final ExecutionException | TimeoutException e) {
+        failed++;
+      }
+    }
+    if (failed > 0) {
+      out.printf("  %d of %d requests got no complete answer within %d s%n", failed, all.size(),
+          ANSWER_TIMEOUT.toSeconds());
+    }
+    return tokens;
+  }
+
+  private static InferenceRequest request(final String id, final int outputTokens, final int i, final Plan plan) {
+    return InferenceRequest.newBuilder().setSequenceId(id).setTenantId(plan.tenant()).setApiKey(plan.apiKey())
+        .setPrompt("Waterfall request " + i + ": explain how a routing layer keeps its own cost low.")
+        .setMaxOutputTokens(outputTokens).setSeed(i).setSubmittedAtMs(System.currentTimeMillis()).build();
+  }
+}
