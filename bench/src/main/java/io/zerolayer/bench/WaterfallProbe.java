@@ -52,8 +52,9 @@ final class WaterfallProbe implements AutoCloseable {
     client = new InferenceClient(cluster, serdes, this::read);
   }
 
-  private static <V extends SpecificRecord> ChunkWatcher<V> watch(final ClusterSettings cluster, final ContractSerdes serdes,
-      final Topic<String, V> topic, final Function<V, String> sequenceOf) throws InterruptedException {
+  private static <V extends SpecificRecord> ChunkWatcher<V> watch(final ClusterSettings cluster,
+      final ContractSerdes serdes, final Topic<String, V> topic, final Function<V, String> sequenceOf)
+      throws InterruptedException {
     return new ChunkWatcher<>(cluster, cluster.catalogue().name(topic), serdes.value(topic).deserializer(),
         sequenceOf);
   }

@@ -58,7 +58,8 @@ final class BenchLatencyCommand implements Callable<Integer> {
       description = "Most tokens a long answer asks for. Default: ${DEFAULT-VALUE}.")
   private int longOutputTokens;
 
-  @Option(names = "--instances", defaultValue = "4", description = "Simulated instances. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--instances", defaultValue = "8",
+      description = "Simulated instances (8 serve 100 requests/s of the default answers). Default: ${DEFAULT-VALUE}.")
   private int instances;
 
   @Option(names = "--out", description = "Results folder. Default: target/zerolayer-bench/latency-<timestamp>.")

@@ -33,6 +33,7 @@ public final class TokenBufferApp {
     final Map<String, Object> props = StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),
         cluster.catalogue().name(Topics.INFERENCE_DLQ));
     props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
     final StreamsApp app = new StreamsApp(
         TokenBufferTopology.build(config, cluster.catalogue(), serdes, server.registry()), props, server);

@@ -22,6 +22,7 @@ public final class TokenBufferConfig extends AbstractConfig {
   public static final String FINISHED_RETENTION_MS = "tokenbuffer.finished.retention.ms";
   public static final String ADVERTISED_HOST = "tokenbuffer.advertised.host";
   public static final String CUTOVER_ENABLED = "tokenbuffer.cutover.enabled";
+  public static final String COMMIT_INTERVAL_MS = "tokenbuffer.commit.interval.ms";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(APPLICATION_ID, Type.STRING, "zerolayer-token-buffer", Importance.HIGH,
@@ -40,6 +41,10 @@ public final class TokenBufferConfig extends AbstractConfig {
           "How long a finished sequence stays in the store before it is removed, in ms.")
       .define(ADVERTISED_HOST, Type.STRING, "127.0.0.1", Importance.MEDIUM,
           "Host name other instances use to reach this one's HTTP port (interactive queries).")
+      .define(COMMIT_INTERVAL_MS, Type.LONG, 10L, Range.between(0L, 60_000L), Importance.MEDIUM,
+          "How long token-buffer waits between commits (Kafka Streams' commit.interval.ms), in ms. Readers of"
+              + " the response topic see committed chunks only, so each chunk waits up to this long plus one"
+              + " commit; 0 commits after every batch of records it processed.")
       .define(CUTOVER_ENABLED, Type.BOOLEAN, true, Importance.LOW,
           "Whether a stalled or failed attempt is handed to a backup. false behaves like a proxy without"
               + " resumption (the benchmark's control group): no stall is reported, an attempt its worker reports"
@@ -80,6 +85,10 @@ public final class TokenBufferConfig extends AbstractConfig {
 
   public String advertisedHost() {
     return getString(ADVERTISED_HOST);
+  }
+
+  public Duration commitInterval() {
+    return Duration.ofMillis(getLong(COMMIT_INTERVAL_MS));
   }
 
   public boolean cutoverEnabled() {

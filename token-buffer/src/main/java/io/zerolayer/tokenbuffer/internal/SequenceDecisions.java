@@ -35,8 +35,10 @@ public final class SequenceDecisions {
     if (current != null && current.getOutcome() != null && decision.getEpoch() <= current.getEpoch()) {
       return new Step(null, null, Verdict.STALE_EPOCH);
     }
+    // Tokens held before the decision belong to its attempt only if they came from the instance it names.
     final boolean keepHeld = current != null && current.getOutcome() == null
-        && current.getEpoch() == decision.getEpoch();
+        && current.getEpoch() == decision.getEpoch()
+        && (current.getOwner() == null || current.getOwner().equals(decision.getInstanceId()));
     final SequenceState next = decidedState(current, decision, keepHeld, nowMs);
     if (decision.getOutcome() == RoutingOutcome.REJECTED || decision.getOutcome() == RoutingOutcome.THROTTLED) {
       next.setStatus(SequenceStatus.FINISHED);

@@ -11,14 +11,15 @@ import java.util.List;
 
 /**
  * The rules of one sequence's token stream (DESIGN section 7) for workers' chunks, with no Kafka
- * types: only chunks of the current epoch are accepted; indexes already accepted are dropped; a
+ * types: only chunks of the current epoch, from the instance that owns it, are accepted; indexes
+ * already accepted are dropped; a
  * gap is refused; exactly the new tokens are emitted, in order. Tokens that arrive before their
  * decision are held ({@link SequenceDecisions} emits them when it comes).
  */
 public final class SequenceLedger {
 
   /** What happened to a token chunk. */
-  public enum Verdict { ACCEPTED, HELD, HEARTBEAT, FAILED, DUPLICATE, STALE_EPOCH, GAP, FINISHED }
+  public enum Verdict { ACCEPTED, HELD, HEARTBEAT, FAILED, DUPLICATE, STALE_EPOCH, NOT_OWNER, GAP, FINISHED }
 
   /**
    * @param state the sequence's state after the input, or null when unchanged
@@ -50,6 +51,11 @@ public final class SequenceLedger {
     }
     if (chunk.getEpoch() != current.getEpoch()) {
       return new Step(null, null, Verdict.STALE_EPOCH);
+    }
+    if (current.getOwner() != null && !current.getOwner().equals(chunk.getInstanceId())) {
+      // Another attempt under the same epoch (a reused request id, two routers answering one stall):
+      // its tokens, heartbeats and failures are not this attempt's.
+      return new Step(null, null, Verdict.NOT_OWNER);
     }
     if (chunk.getFailure() != null) {
       // The worker says the attempt failed: the next stall check hands the sequence to a backup.

@@ -111,6 +111,31 @@ class SequenceLedgerTest {
     assertThat(SequenceLedger.endIfFailed(decided, NOW)).isSameAs(decided);
   }
 
+  @Test
+  void shouldRefuseAChunkOfTheCurrentEpochFromAnInstanceThatDoesNotOwnIt() {
+    final SequenceState decided = SequenceDecisions.decide(null, decision(1, RoutingOutcome.DIRECT), NOW).state();
+    final SequenceState owned = SequenceLedger.accept(decided, chunk(1, 0, "a"), NOW).state();
+    final TokenChunk intruder = TokenChunk.newBuilder(chunk(1, 1, "x", "y")).setInstanceId("gpu-2").build();
+    final TokenChunk intruderFailure = TokenChunk.newBuilder(chunk(1, 1)).setInstanceId("gpu-2")
+        .setFailure("engine error").build();
+
+    assertThat(SequenceLedger.accept(owned, intruder, NOW).verdict()).isEqualTo(Verdict.NOT_OWNER);
+    assertThat(SequenceLedger.accept(owned, intruderFailure, NOW).state()).isNull();
+    assertThat(SequenceLedger.accept(owned, chunk(1, 1, "b"), NOW).response().getTokens()).containsExactly("b");
+  }
+
+  @Test
+  void shouldNotEmitTokensHeldFromAnotherInstanceThanTheDecisionNames() {
+    final TokenChunk early = TokenChunk.newBuilder(chunk(1, 0, "x")).setInstanceId("gpu-2").build();
+    final SequenceState held = SequenceLedger.accept(null, early, NOW).state();
+
+    final Step decided = SequenceDecisions.decide(held, decision(1, RoutingOutcome.DIRECT), NOW);
+
+    assertThat(decided.response()).isNull();
+    assertThat(decided.state().getTokens()).isEmpty();
+    assertThat(decided.state().getOwner()).isEqualTo("gpu-1");
+  }
+
   static RoutingDecision decision(final int epoch, final RoutingOutcome outcome) {
     return RoutingDecision.newBuilder()
         .setSequenceId("seq-1").setEpoch(epoch).setInstanceId("gpu-1").setOutcome(outcome).setReason("test")
