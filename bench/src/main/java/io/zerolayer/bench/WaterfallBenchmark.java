@@ -9,10 +9,8 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -44,13 +42,14 @@ public final class WaterfallBenchmark {
    * What one phase measured.
    *
    * @param label what the phase was
+   * @param longAnswers whether it was the phase of long answers, whose two ends are compared
    * @param hops every measured request's hops
    * @param unanswered measured requests with no complete response, or a hop not seen
    * @param floorMs the floor's hops sent while the phase was measured
    * @param changelogBytesPerToken bytes the token store's changelog grew by per generated token
    * @param meanTokens mean tokens per answer
    */
-  public record Phase(String label, List<HopTimes> hops, int unanswered, List<Long> floorMs,
+  public record Phase(String label, boolean longAnswers, List<HopTimes> hops, int unanswered, List<Long> floorMs,
       double changelogBytesPerToken, double meanTokens) {
   }
 
@@ -76,25 +75,26 @@ public final class WaterfallBenchmark {
         WaterfallProbe probe = new WaterfallProbe(cluster, serdes);
         FloorProbe floor = new FloorProbe(cluster)) {
       for (final int rate : plan.rates()) {
-        phases.add(phase(String.format(Locale.ROOT, "%d requests/s", rate), rate, plan.warmup(), plan.measured(),
-            plan.outputTokens(), plan, probe, floor));
+        phases.add(phase(String.format(Locale.ROOT, "%d requests/s", rate), false, rate, plan.warmup(),
+            plan.measured(), plan.outputTokens(), plan, probe, floor));
       }
       if (plan.longAnswers() > 0) {
-        phases.add(phase(plan.longAnswers() + " long answers", 1, Duration.ZERO,
+        phases.add(phase(plan.longAnswers() + " long answers", true, 1, Duration.ZERO,
             Duration.ofSeconds(plan.longAnswers()), plan.longOutputTokens(), plan, probe, floor));
       }
     }
     return phases;
   }
 
-  private Phase phase(final String label, final int rate, final Duration warmup, final Duration measured,
-      final int outputTokens, final Plan plan, final WaterfallProbe probe, final FloorProbe floor) throws Exception {
+  private Phase phase(final String label, final boolean longAnswers, final int rate, final Duration warmup,
+      final Duration measured, final int outputTokens, final Plan plan, final WaterfallProbe probe,
+      final FloorProbe floor) throws Exception {
     final int warmupCount = (int) (rate * warmup.toMillis() / 1000);
     final int total = warmupCount + (int) (rate * measured.toMillis() / 1000);
     out.printf(Locale.ROOT, "==> %s: %d requests (%d warm-up), answers of up to %d tokens%n", label, total,
         warmupCount, outputTokens);
     final long bytesBefore = changelog.now();
-    final Map<String, CompletableFuture<Response>> measuredIds = new LinkedHashMap<>();
+    final List<String> measuredIds = new ArrayList<>();
     final List<CompletableFuture<Response>> all = new ArrayList<>();
     final Progress progress = new Progress(out, label, total, "requests sent");
     final long intervalNanos = TimeUnit.SECONDS.toNanos(1) / rate;
@@ -110,7 +110,7 @@ public final class WaterfallBenchmark {
       floor.send(id);
       all.add(response);
       if (i >= warmupCount) {
-        measuredIds.put(id, response);
+        measuredIds.add(id);
       }
       progress.update(i + 1, () -> all.stream().filter(CompletableFuture::isDone).count() + " answered");
     }
@@ -119,8 +119,8 @@ public final class WaterfallBenchmark {
     floor.awaitAll(Duration.ofSeconds(10));
     final double bytesPerToken = tokens == 0 ? 0 : (changelog.now() - bytesBefore) / (double) tokens;
     final List<HopTimes> hops = new ArrayList<>();
-    measuredIds.keySet().forEach(id -> probe.hops(id).ifPresent(hops::add));
-    return new Phase(label, hops, measuredIds.size() - hops.size(),
+    measuredIds.forEach(id -> probe.hops(id).ifPresent(hops::add));
+    return new Phase(label, longAnswers, hops, measuredIds.size() - hops.size(),
         floor.hopsSentBetween(measuredFromMs, measuredToMs + 1), bytesPerToken, tokens / (double) all.size());
   }
 

@@ -69,7 +69,7 @@ public final class WaterfallReport {
 
   private static void longAnswerEnds(final StringBuilder md, final List<WaterfallBenchmark.Phase> phases) {
     final WaterfallBenchmark.Phase last = phases.get(phases.size() - 1);
-    if (!last.label().contains("long") || last.hops().isEmpty()) {
+    if (!last.longAnswers() || last.hops().isEmpty()) {
       return;
     }
     md.append("\n## Long answers: added inter-chunk delay near the first and near the last token\n\n");
@@ -87,12 +87,11 @@ public final class WaterfallReport {
    * {@link #END_TOKENS} of the first token, or of the last when {@code nearLast}.
    */
   private static List<Long> chunkDelays(final WaterfallBenchmark.Phase phase, final boolean nearLast) {
-    final boolean ends = phase.label().contains("long");
     final List<Long> delays = new ArrayList<>();
     for (final HopTimes hops : phase.hops()) {
       final int lastIndex = hops.laterChunks().stream().mapToInt(HopTimes.ChunkDelay::startIndex).max().orElse(0);
       for (final HopTimes.ChunkDelay chunk : hops.laterChunks()) {
-        final boolean wanted = !ends || (nearLast ? chunk.startIndex() > lastIndex - END_TOKENS
+        final boolean wanted = !phase.longAnswers() || (nearLast ? chunk.startIndex() > lastIndex - END_TOKENS
             : chunk.startIndex() < END_TOKENS);
         if (wanted) {
           delays.add(chunk.delayMs());

@@ -27,7 +27,7 @@ class WaterfallReportTest {
 
   @Test
   void shouldPrintEachPhaseWithTheAddedTimesAndTheFloorBesideThem() {
-    final WaterfallBenchmark.Phase phase = new WaterfallBenchmark.Phase("20 requests/s",
+    final WaterfallBenchmark.Phase phase = new WaterfallBenchmark.Phase("20 requests/s", false,
         List.of(hops(0, 7, 9), hops(20, 3)), 1, List.of(1L, 2L, 40L), 120.0, 48.0);
 
     final String table = new WaterfallReport("zerolayer bench-latency").render(List.of(phase));
@@ -47,7 +47,7 @@ class WaterfallReportTest {
     final List<HopTimes.ChunkDelay> later = List.of(new HopTimes.ChunkDelay(4, 5),
         new HopTimes.ChunkDelay(1000, 50), new HopTimes.ChunkDelay(2000, 30));
     final HopTimes answer = new HopTimes(0, 1, 2, 3, 4, 60, 61, 70, later);
-    final WaterfallBenchmark.Phase phase = new WaterfallBenchmark.Phase("1 long answers", List.of(answer), 0,
+    final WaterfallBenchmark.Phase phase = new WaterfallBenchmark.Phase("1 long answers", true, List.of(answer), 0,
         List.of(1L), 100.0, 2000.0);
 
     final String table = new WaterfallReport("zerolayer bench-latency").render(List.of(phase));
