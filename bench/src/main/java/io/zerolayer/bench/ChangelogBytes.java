@@ -3,24 +3,25 @@ package io.zerolayer.bench;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Collection;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.common.Node;
 
 /**
- * How many bytes a topic holds on the brokers' disks, all partitions and replicas: read before and
- * after a phase, the difference is what the phase wrote to it (a compacted changelog is not
+ * How many bytes some topics hold on the brokers' disks, all partitions and replicas: read before
+ * and after a phase, the difference is what the phase wrote to them (a compacted changelog is not
  * cleaned while its segment is active, so nothing is taken away meanwhile).
  */
 public final class ChangelogBytes {
 
   private final Admin admin;
-  private final String topic;
+  private final Set<String> topics;
 
-  public ChangelogBytes(final Admin admin, final String topic) {
+  public ChangelogBytes(final Admin admin, final Set<String> topics) {
     this.admin = requireNonNull(admin, "admin");
-    this.topic = requireNonNull(topic, "topic");
+    this.topics = Set.copyOf(topics);
   }
 
   long now() throws Exception {
@@ -29,7 +30,7 @@ public final class ChangelogBytes {
     long bytes = 0;
     for (final var byBroker : admin.describeLogDirs(brokers).allDescriptions().get(30, TimeUnit.SECONDS).values()) {
       for (final LogDirDescription dir : byBroker.values()) {
-        bytes += dir.replicaInfos().entrySet().stream().filter(e -> e.getKey().topic().equals(topic))
+        bytes += dir.replicaInfos().entrySet().stream().filter(e -> topics.contains(e.getKey().topic()))
             .mapToLong(e -> e.getValue().size()).sum();
       }
     }

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.zerolayer.client.InferenceClient;
 import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
-import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.cluster.ClusterSettings;
@@ -16,15 +15,21 @@ import io.zerolayer.fleet.TextModel;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
  * Stalls the worker of one streaming sequence after another and measures each cut-over: the
- * detection time (from the stall to token-buffer's report) and the pause the client sees (from
- * the last token before the stall to the first resumed one); checks each text byte for byte.
+ * detection time (from the stall to token-buffer's report), by the rule that detected it; the
+ * part after detection (from the report to the first resumed token the client is handed); and
+ * the pause the client sees (from the last token before the stall to the first resumed one);
+ * checks each text byte for byte.
  */
 public final class CutoverBenchmark {
 
@@ -43,58 +48,92 @@ public final class CutoverBenchmark {
 
   /** Runs {@code cutovers} cut-overs one after another and prints the table. */
   public void run(final int cutovers, final String tenant, final String apiKey) throws Exception {
-    final List<Long> detection = new ArrayList<>();
+    final Map<String, List<Long>> detection = new TreeMap<>();
+    final List<Long> afterDetection = new ArrayList<>();
     final List<Long> pause = new ArrayList<>();
+    final Map<String, List<Handed>> handed = new ConcurrentHashMap<>();
     int identical = 0;
     try (ContractSerdes serdes = new ContractSerdes(cluster.serdes());
-        ChunkWatcher<ResponseChunk> chunks = new ChunkWatcher<>(cluster, cluster.catalogue().name(Topics.RESPONSES),
-            serdes.value(Topics.RESPONSES).deserializer(), ResponseChunk::getSequenceId);
         ChunkWatcher<StallDetected> stalls = new ChunkWatcher<>(cluster, cluster.catalogue().name(Topics.STALLS),
             serdes.value(Topics.STALLS).deserializer(), StallDetected::getSequenceId);
-        InferenceClient client = new InferenceClient(cluster, serdes)) {
+        InferenceClient client = new InferenceClient(cluster, serdes, chunk -> {
+          if (!chunk.getTokens().isEmpty()) {
+            handed.computeIfAbsent(chunk.getSequenceId(), id -> new CopyOnWriteArrayList<>())
+                .add(new Handed(chunk.getEpoch(), chunk.getInstanceId(), chunk.getTokens().size(),
+                    System.currentTimeMillis()));
+          }
+        })) {
       for (int i = 0; i < cutovers; i++) {
         final InferenceRequest request = request("cutover-" + i, i, tenant, apiKey);
+        final String id = request.getSequenceId();
         final CompletableFuture<Response> answer = client.submit(request);
-        await(() -> chunks.sum(request.getSequenceId(), c -> c.getTokens().size()) >= TOKENS_BEFORE_STALL);
-        final String owner = chunks.of(request.getSequenceId()).get(0).value().getInstanceId();
+        await(() -> handed.getOrDefault(id, List.of()).stream().mapToInt(Handed::tokens).sum()
+            >= TOKENS_BEFORE_STALL);
+        final String owner = handed.get(id).get(0).instanceId();
         final long stalledAt = System.currentTimeMillis();
         fleet.gpu(owner).stall();
         final Response response = answer.get(WAIT_MS, TimeUnit.MILLISECONDS);
         fleet.gpu(owner).resume();
-        if (response.outcome() == RoutingOutcome.CUTOVER && response.text().equals(TextModel.text(request.getPrompt(), request.getSeed(),
-            request.getMaxOutputTokens()))) {
+        if (response.outcome() == RoutingOutcome.CUTOVER && response.text().equals(
+            TextModel.text(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens()))) {
           identical++;
         }
-        stalls.of(request.getSequenceId()).stream().findFirst()
-            .ifPresent(s -> detection.add(s.value().getDetectedAtMs() - stalledAt));
-        clientPause(chunks.of(request.getSequenceId())).ifPresent(pause::add);
+        final Optional<StallDetected> stall = stalls.of(id).stream().findFirst().map(ChunkWatcher.Seen::value);
+        stall.ifPresent(s -> detection.computeIfAbsent(rule(s.getReason()), r -> new ArrayList<>())
+            .add(s.getDetectedAtMs() - stalledAt));
+        final Optional<Handed> resumed = handed.getOrDefault(id, List.of()).stream().filter(h -> h.epoch() > 1)
+            .findFirst();
+        if (stall.isPresent() && resumed.isPresent()) {
+          afterDetection.add(resumed.get().atMs() - stall.get().getDetectedAtMs());
+        }
+        clientPause(handed.getOrDefault(id, List.of())).ifPresent(pause::add);
         if ((i + 1) % 10 == 0) {
           out.printf("  %d/%d cut-overs%n", i + 1, cutovers);
         }
       }
     }
-    print(cutovers, identical, detection, pause);
+    print(cutovers, identical, detection, afterDetection, pause);
   }
 
-  /** From the last chunk of epoch 1 to the first chunk of a later epoch, as the client read them. */
-  private static Optional<Long> clientPause(final List<ChunkWatcher.Seen<ResponseChunk>> seen) {
+  /** Tokens the client was handed: of which attempt, how many, when. */
+  private record Handed(int epoch, String instanceId, int tokens, long atMs) {
+  }
+
+  /** From the last tokens of epoch 1 to the first of a later epoch, as the client was handed them. */
+  private static Optional<Long> clientPause(final List<Handed> handed) {
     long lastBefore = -1;
-    for (final ChunkWatcher.Seen<ResponseChunk> chunk : seen) {
-      if (chunk.value().getEpoch() <= 1 && !chunk.value().getTokens().isEmpty()) {
-        lastBefore = chunk.readAtMs();
-      } else if (chunk.value().getEpoch() > 1 && !chunk.value().getTokens().isEmpty() && lastBefore >= 0) {
-        return Optional.of(chunk.readAtMs() - lastBefore);
+    for (final Handed chunk : handed) {
+      if (chunk.epoch() <= 1) {
+        lastBefore = chunk.atMs();
+      } else if (lastBefore >= 0) {
+        return Optional.of(chunk.atMs() - lastBefore);
       }
     }
     return Optional.empty();
   }
 
-  private void print(final int cutovers, final int identical, final List<Long> detection, final List<Long> pause) {
+  /** The stall rule a report's reason names. */
+  private static String rule(final String reason) {
+    if (reason.startsWith("token rate down")) {
+      return "rate rule (three slow checks)";
+    }
+    if (reason.startsWith("no token within")) {
+      return "silence (instance timeout)";
+    }
+    if (reason.startsWith("no first token")) {
+      return "no first token";
+    }
+    return reason.contains("ejected") ? "owner ejected by the heatmap" : "other: " + reason;
+  }
+
+  private void print(final int cutovers, final int identical, final Map<String, List<Long>> detection,
+      final List<Long> afterDetection, final List<Long> pause) {
     out.printf("%nCut-overs: %d stalled sequences, %d finished on a backup with byte-identical text%n%n", cutovers,
         identical);
     out.println("| measured | p50 ms | p99 ms | max ms | samples |");
     out.println("|---|---:|---:|---:|---:|");
-    row("detection: stall to StallDetected", detection);
+    detection.forEach((rule, values) -> row("detection: stall to StallDetected, " + rule, values));
+    row("after detection: StallDetected to first resumed token at the client", afterDetection);
     row("client pause: last token before to first resumed token", pause);
   }
 

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
@@ -77,11 +78,12 @@ final class BenchLatencyCommand implements Callable<Integer> {
         new Tenant(TENANT, Tenant.hashKey(API_KEY), 10_000, 100_000_000, 2)));
     try (LocalDeployment deployment = new LocalDeployment(System.out)) {
       deployment.start(workDir, instances, 2, tenants, 0, false);
-      final String changelog = PipelineNames.tokenBufferApplicationId(deployment.settings().catalogue()) + "-"
-          + TokenBufferTopology.SEQUENCE_STORE + "-changelog";
+      final String appId = PipelineNames.tokenBufferApplicationId(deployment.settings().catalogue());
+      final Set<String> changelogs = Set.of(appId + "-" + TokenBufferTopology.SEQUENCE_STORE + "-changelog",
+          appId + "-" + TokenBufferTopology.TOKEN_STORE + "-changelog");
       final List<WaterfallBenchmark.Phase> phases;
       try (Admin admin = Admin.create(deployment.settings().clientProperties())) {
-        phases = new WaterfallBenchmark(deployment.settings(), new ChangelogBytes(admin, changelog), System.out)
+        phases = new WaterfallBenchmark(deployment.settings(), new ChangelogBytes(admin, changelogs), System.out)
             .run(new WaterfallBenchmark.Plan(rates, duration, warmup, outputTokens, longAnswers, longOutputTokens,
                 TENANT, API_KEY));
       }

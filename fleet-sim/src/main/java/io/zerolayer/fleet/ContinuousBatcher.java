@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  * Runs sequences through a simulated GPU's batch: a sequence queues for one of {@code maxBatch}
  * slots (on a cold instance, first for the weight load it starts), is admitted with its prompt's
  * KV entries (or fails when the KV cache is out of memory), prefills, then decodes token by
- * token and sends a chunk every {@code tokensPerChunk} tokens.
+ * token and sends a chunk every {@code tokensPerChunk} tokens. A resumed sequence continues the
+ * text from the prefix its task carries.
  * It holds while the instance is stalled or crashed and fails once the instance restarted.
  */
 final class ContinuousBatcher {
@@ -48,6 +49,12 @@ final class ContinuousBatcher {
    */
   String generate(final DispatchTask task, final TokenSink sink)
       throws InterruptedException, GenerationFailedException {
+    if (task.getPrefix().size() != task.getResumeFromIndex()) {
+      // As a real engine, it cannot continue a sequence whose tokens it has not been given.
+      throw new GenerationFailedException("task " + task.getSequenceId() + " (epoch " + task.getEpoch()
+          + ") resumes at index " + task.getResumeFromIndex() + " but carries " + task.getPrefix().size()
+          + " prefix tokens: it was dispatched by a router older than the prefix field; upgrade the routers");
+    }
     final int life = health.life();
     awaitBatchSlot(life, sink);
     if (health.outOfMemory()) {
@@ -85,6 +92,7 @@ final class ContinuousBatcher {
   private String decode(final DispatchTask task, final TokenSink sink, final int life, final GpuLoad.Allocation kv)
       throws InterruptedException, GenerationFailedException {
     final int length = TextModel.length(task.getPrompt(), task.getSeed(), task.getMaxOutputTokens());
+    final TextModel.Chain text = TextModel.after(task.getPrompt(), task.getSeed(), task.getPrefix());
     final List<String> pending = new ArrayList<>(profile.tokensPerChunk());
     long previous = clock.nanoTime();
     for (int i = task.getResumeFromIndex(); i < length && !sink.cancelled(); i++) {
@@ -93,7 +101,7 @@ final class ContinuousBatcher {
       if (sink.cancelled()) {
         break;
       }
-      pending.add(TextModel.token(task.getPrompt(), task.getSeed(), i));
+      pending.add(text.next());
       kv.grow(1);
       if (pending.size() == profile.tokensPerChunk()) {
         deliver(pending, sink, life);

@@ -3,6 +3,7 @@ package io.zerolayer.tokenbuffer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.SequenceState;
+import io.zerolayer.contract.avro.TokenRun;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
@@ -25,8 +26,10 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class TokenBufferTopology {
 
-  /** Per sequence: epoch, owner, outcome, tokens accepted so far, cadence. */
+  /** Per sequence: epoch, owner, outcome, how many tokens are accepted, cadence. */
   public static final String SEQUENCE_STORE = "sequence-store";
+  /** The accepted tokens, one record per chunk (see {@link io.zerolayer.tokenbuffer.internal.TokenStore}). */
+  public static final String TOKEN_STORE = "token-store";
   static final String READ_DECISIONS = "read-decisions";
   static final String READ_TOKENS = "read-tokens";
   static final String APPLY_DECISIONS = "apply-decisions";
@@ -47,7 +50,8 @@ public final class TokenBufferTopology {
     final SequenceMeters meters = new SequenceMeters(registry);
     final StallDetector detector = new StallDetector(config.instanceTimeout(), config.streamTimeout(),
         config.stallCheckInterval());
-    final AcceptTokensProcessor.Wiring wiring = new AcceptTokensProcessor.Wiring(SEQUENCE_STORE, WRITE_RESPONSES,
+    final AcceptTokensProcessor.Wiring wiring = new AcceptTokensProcessor.Wiring(SEQUENCE_STORE, TOKEN_STORE,
+        WRITE_RESPONSES,
         WRITE_STALLS, config.stallCheckInterval(), INSTANCE_SCORES_GLOBAL_STORE, config.cutoverEnabled());
     final Serializer<SpecificRecord> values = serdes.anyRecordSerializer();
     return new Topology()
@@ -55,12 +59,14 @@ public final class TokenBufferTopology {
             catalogue.name(Topics.DECISIONS))
         .addSource(READ_TOKENS, serdes.key().deserializer(), serdes.value(Topics.TOKENS).deserializer(),
             catalogue.name(Topics.TOKENS))
-        .addProcessor(APPLY_DECISIONS, () -> new ApplyDecisionsProcessor(SEQUENCE_STORE, meters,
+        .addProcessor(APPLY_DECISIONS, () -> new ApplyDecisionsProcessor(SEQUENCE_STORE, TOKEN_STORE, meters,
             config.cutoverEnabled()), READ_DECISIONS)
         .addProcessor(ACCEPT_TOKENS,
             () -> new AcceptTokensProcessor(wiring, detector, config.finishedRetention(), meters), READ_TOKENS)
         .addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SEQUENCE_STORE),
             serdes.key(), serdes.value(SequenceState.class)), APPLY_DECISIONS, ACCEPT_TOKENS)
+        .addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TOKEN_STORE),
+            serdes.key(), serdes.value(TokenRun.class)), APPLY_DECISIONS, ACCEPT_TOKENS)
         .addSink(WRITE_RESPONSES, new ReplyTopics(catalogue.name(Topics.RESPONSES)), serdes.key().serializer(),
             values, APPLY_DECISIONS, ACCEPT_TOKENS)
         .addSink(WRITE_STALLS, catalogue.name(Topics.STALLS), serdes.key().serializer(), values, ACCEPT_TOKENS)

@@ -12,16 +12,19 @@ import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
+import io.zerolayer.contract.avro.TokenRun;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.testing.GoldenFile;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -119,6 +122,7 @@ class TokenBufferTopologyTest {
     final List<StallDetected> reported = stalls.readValuesToList();
     assertThat(reported).hasSize(1);
     assertThat(reported.get(0).getNextIndex()).isEqualTo(2);
+    assertThat(reported.get(0).getPrefix()).containsExactly("a", "b");
     assertThat(reported.get(0).getInstanceId()).isEqualTo("gpu-1");
     assertThat(reported.get(0).getReason()).isEqualTo("no token within 1200 ms");
   }
@@ -255,15 +259,40 @@ class TokenBufferTopologyTest {
   }
 
   @Test
-  void shouldRemoveAFinishedSequenceAfterTheRetention() {
+  void shouldRemoveAFinishedSequenceAndItsTokensAfterTheRetention() {
     final KeyValueStore<String, SequenceState> store = driver.getKeyValueStore(TokenBufferTopology.SEQUENCE_STORE);
+    final KeyValueStore<String, TokenRun> runs = driver.getKeyValueStore(TokenBufferTopology.TOKEN_STORE);
     decisions.pipeInput("seq-4", decision("seq-4", null), START);
     tokens.pipeInput("seq-4", chunk("seq-4", 0, true, "done"), START.plusMillis(10));
     assertThat(store.get("seq-4")).isNotNull();
+    assertThat(runs.approximateNumEntries()).isEqualTo(1);
 
     driver.advanceWallClockTime(CONFIG.finishedRetention().plusSeconds(1));
 
     assertThat(store.get("seq-4")).isNull();
+    assertThat(runs.approximateNumEntries()).isZero();
+  }
+
+  @Test
+  void shouldWriteAboutAChunksOwnSizeToTheChangelogsHoweverLongTheSequenceIs() {
+    decisions.pipeInput("seq-5", decision("seq-5", null), START);
+    final List<Integer> bytesPerChunk = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      tokens.pipeInput("seq-5", chunk("seq-5", 4 * i, false, " one", " two", " six", " ten"), START.plusMillis(i));
+      bytesPerChunk.add(changelogBytes(TokenBufferTopology.SEQUENCE_STORE)
+          + changelogBytes(TokenBufferTopology.TOKEN_STORE));
+    }
+
+    // Both stores write one record per chunk; the last of 4,000 tokens costs what the first did.
+    assertThat(bytesPerChunk.get(999)).isBetween(bytesPerChunk.get(10) - 8, bytesPerChunk.get(10) + 8);
+    assertThat(responses.readValuesToList().stream().mapToInt(c -> c.getTokens().size()).sum()).isEqualTo(4_000);
+  }
+
+  /** The bytes (keys and values) written to a store's changelog since the last call. */
+  private int changelogBytes(final String store) {
+    final TestOutputTopic<byte[], byte[]> changelog = driver.createOutputTopic("token-buffer-test-" + store
+        + "-changelog", new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    return changelog.readKeyValuesToList().stream().mapToInt(r -> r.key.length + r.value.length).sum();
   }
 
   private static RoutingDecision decision(final String sequenceId, final String replyTopic) {

@@ -8,32 +8,43 @@ import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One attempt of one sequence on this worker: tags each chunk with the attempt's epoch and the
- * index of its first token, ends with a final chunk, and reports a completion.
+ * One attempt of one sequence on this worker: claims the stream with an empty chunk (a resumed
+ * attempt then catches up with what joined it since its prefix), tags each chunk with the
+ * attempt's epoch and the index of its first token, ends with a final chunk, and reports a
+ * completion.
  */
 final class TaskRun implements Runnable, TokenSink {
 
   private static final Logger LOG = LoggerFactory.getLogger(TaskRun.class);
+  private static final long CLAIM_TIMEOUT_MS = 10_000;
 
   private final DispatchTask task;
   private final InferenceEngine engine;
   private final WorkerOutput output;
+  private final StreamCatchUp catchUp;
   private final AtomicBoolean cancelled = new AtomicBoolean();
   private final AtomicBoolean sendFailed = new AtomicBoolean();
   private final AtomicBoolean started = new AtomicBoolean();
   private final long startedMs;
+  private int resumedFrom;
   private int nextIndex;
   private long firstTokenMs;
 
-  TaskRun(final DispatchTask task, final InferenceEngine engine, final WorkerOutput output) {
+  TaskRun(final DispatchTask task, final InferenceEngine engine, final WorkerOutput output,
+      final StreamCatchUp catchUp) {
     this.task = requireNonNull(task, "task");
     this.engine = requireNonNull(engine, "engine");
     this.output = requireNonNull(output, "output");
+    this.catchUp = requireNonNull(catchUp, "catchUp");
+    this.resumedFrom = task.getResumeFromIndex();
     this.nextIndex = task.getResumeFromIndex();
     this.startedMs = System.currentTimeMillis();
   }
@@ -55,7 +66,14 @@ final class TaskRun implements Runnable, TokenSink {
     CompletionOutcome outcome = CompletionOutcome.FINISHED;
     String finishReason;
     try {
-      finishReason = engine.generate(task, this);
+      final Optional<DispatchTask> attempt = claim();
+      if (attempt.isEmpty()) {
+        LOG.info("{} (epoch {}) is not this attempt's to continue: a newer attempt owns its stream, or it ended",
+            task.getSequenceId(), task.getEpoch());
+        output.completion(completion(CompletionOutcome.CANCELLED));
+        return;
+      }
+      finishReason = engine.generate(attempt.get(), this);
       if (sendFailed.get()) {
         outcome = CompletionOutcome.FAILED;
       } else if (cancelled.get()) {
@@ -81,6 +99,29 @@ final class TaskRun implements Runnable, TokenSink {
       output.tokens(chunk(List.of(), true, finishReason), this::failed);
     }
     output.completion(completion(outcome));
+  }
+
+  /**
+   * Claims the sequence's stream before the first token: from the claim on, an older attempt's
+   * chunks are refused by token-buffer and by clients alike. A resumed attempt then reads what
+   * joined the stream since its task's prefix, up to the claim, and continues after exactly that.
+   *
+   * @return the task to generate, with the whole prefix; empty when the attempt must not generate
+   */
+  private Optional<DispatchTask> claim() throws Exception {
+    final TokenChunk claim = chunk(List.of(), false, null);
+    if (task.getPrefixOffset() < 0) {
+      output.tokens(claim, this::failed);
+      return Optional.of(task);
+    }
+    final RecordMetadata at = output.claim(claim).get(CLAIM_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    final Optional<List<String>> prefix = catchUp.at(task, at);
+    prefix.ifPresent(tokens -> {
+      resumedFrom = tokens.size();
+      nextIndex = tokens.size();
+    });
+    return prefix.map(tokens -> DispatchTask.newBuilder(task).setPrefix(tokens).setResumeFromIndex(tokens.size())
+        .build());
   }
 
   /**
@@ -146,6 +187,10 @@ final class TaskRun implements Runnable, TokenSink {
         .setEpoch(task.getEpoch())
         .setInstanceId(task.getInstanceId())
         .setNextIndex(task.getResumeFromIndex())
+        .setPrefix(task.getPrefix())
+        .setPrefixOffset(task.getPrefixOffset())
+        .setStreamEpoch(task.getStreamEpoch())
+        .setStreamOwner(task.getStreamOwner())
         .setReason(why)
         .setRequestPartition(task.getRequestPartition())
         .setRequestOffset(task.getRequestOffset())
@@ -180,7 +225,7 @@ final class TaskRun implements Runnable, TokenSink {
         .setEpoch(task.getEpoch())
         .setInstanceId(task.getInstanceId())
         .setInputTokens(task.getInputTokens())
-        .setOutputTokens(nextIndex - task.getResumeFromIndex())
+        .setOutputTokens(nextIndex - resumedFrom)
         .setTtftMs(firstTokenMs == 0 ? now - startedMs : firstTokenMs - startedMs)
         .setTotalMs(now - startedMs)
         .setOutcome(outcome)

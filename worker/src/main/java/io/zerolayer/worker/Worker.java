@@ -55,6 +55,7 @@ public final class Worker implements AutoCloseable {
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final KafkaProducer<byte[], byte[]> deadLetters;
   private final WorkerOutput output;
+  private final StreamCatchUp catchUp;
   private final ContractSerdes serdes;
   private final Deserializer<DispatchTask> tasks;
   private final Deserializer<InstanceCommand> commands;
@@ -82,6 +83,7 @@ public final class Worker implements AutoCloseable {
     commands = serdes.value(Topics.COMMANDS).deserializer();
     this.serdes = requireNonNull(serdes, "serdes");
     output = new WorkerOutput(cluster, serdes);
+    catchUp = new StreamCatchUp(cluster, serdes);
     consumer = new KafkaConsumer<>(consumerProps(cluster, instanceId), new ByteArrayDeserializer(),
         new ByteArrayDeserializer());
     consumer.assign(List.of(
@@ -174,7 +176,7 @@ public final class Worker implements AutoCloseable {
     if (!instanceId.equals(task.getInstanceId())) {
       return;
     }
-    final TaskRun run = new TaskRun(task, engine, output);
+    final TaskRun run = new TaskRun(task, engine, output, catchUp);
     final TaskRun previous = active.put(task.getSequenceId(), run);
     if (previous != null) {
       previous.cancel();
@@ -216,6 +218,7 @@ public final class Worker implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     output.close();
+    catchUp.close();
     deadLetters.close(Duration.ofSeconds(5));
     clientMetrics.forEach(KafkaClientMetrics::close);
   }

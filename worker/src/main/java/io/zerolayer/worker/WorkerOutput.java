@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Callback;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -91,6 +93,11 @@ final class WorkerOutput implements AutoCloseable {
    */
   void tokens(final TokenChunk chunk, final Consumer<Exception> failed) {
     send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), failed);
+  }
+
+  /** Sends an attempt's claim on its stream; the future says where in the tokens topic it went. */
+  Future<RecordMetadata> claim(final TokenChunk claim) {
+    return producer.send(new ProducerRecord<>(tokenTopic, claim.getSequenceId(), claim), REPORT);
   }
 
   /**

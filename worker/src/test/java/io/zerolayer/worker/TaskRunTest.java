@@ -13,6 +13,7 @@ import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -26,12 +27,16 @@ class TaskRunTest {
   private final MockProducer<String, SpecificRecord> producer = new MockProducer<>(true, null,
       new StringSerializer(), none());
   private final WorkerOutput output = new WorkerOutput(producer, catalogue);
+  /** These tasks carry no prefix offset: nothing is read from the log. */
+  private final StreamCatchUp catchUp = new StreamCatchUp(new MockConsumer<>("earliest"), (topic, bytes) -> {
+    throw new AssertionError("read the tokens log");
+  });
 
   @Test
   void shouldHandBackATaskSentAsToAWarmInstanceWhileTheEngineLoadsItsWeightsStraightToTheRouters() {
     final LoadingEngine engine = new LoadingEngine(true);
 
-    new TaskRun(task(true), engine, output).run();
+    new TaskRun(task(true), engine, output, catchUp).run();
 
     assertThat(engine.generated).as("the engine never saw it").isFalse();
     assertThat(sent(Topics.STALLS)).singleElement().satisfies(record -> {
@@ -53,7 +58,7 @@ class TaskRunTest {
     final MockProducer<String, SpecificRecord> refusing = new MockProducer<>(false, null, new StringSerializer(),
         none());
 
-    new TaskRun(task(true), new LoadingEngine(true), new WorkerOutput(refusing, catalogue)).run();
+    new TaskRun(task(true), new LoadingEngine(true), new WorkerOutput(refusing, catalogue), catchUp).run();
     refusing.errorNext(new TimeoutException("broker gone"));
 
     assertThat(refusing.history()).filteredOn(r -> r.topic().equals(catalogue.name(Topics.TOKENS)))
@@ -66,7 +71,7 @@ class TaskRunTest {
     final DispatchTask fromAnOlderRouter = DispatchTask.newBuilder(task(true)).setRequestPartition(-1)
         .setRequestOffset(-1).build();
 
-    new TaskRun(fromAnOlderRouter, new LoadingEngine(true), output).run();
+    new TaskRun(fromAnOlderRouter, new LoadingEngine(true), output, catchUp).run();
 
     assertThat(sent(Topics.STALLS)).as("a router could not find the request").isEmpty();
     assertThat(sent(Topics.TOKENS)).singleElement().satisfies(r -> assertThat(((TokenChunk) r.value())
@@ -78,8 +83,8 @@ class TaskRunTest {
     final LoadingEngine loading = new LoadingEngine(true);
     final LoadingEngine loaded = new LoadingEngine(false);
 
-    new TaskRun(task(false), loading, output).run();
-    new TaskRun(task(true), loaded, output).run();
+    new TaskRun(task(false), loading, output, catchUp).run();
+    new TaskRun(task(true), loaded, output, catchUp).run();
 
     assertThat(loading.generated).isTrue();
     assertThat(loaded.generated).isTrue();

@@ -94,11 +94,11 @@ public final class Decider {
    * left, or every allowed attempt used: throttled, with the reason and a retry time predicted
    * from the fleet, so the client's stream ends with the error rather than in silence.
    *
-   * @param stalledEpoch the epoch of the attempt that stalled (1 for the first)
+   * @param failedAttempts the sequence's attempts that failed, this one included (1 for the first)
    */
   public Decision selectBackup(final RequestProfile request, final Heatmap heatmap, final String stalledInstance,
-      final String why, final int stalledEpoch) {
-    if (stalledEpoch >= maxAttempts) {
+      final String why, final int failedAttempts) {
+    if (failedAttempts >= maxAttempts) {
       return throttled(heatmap, "all " + maxAttempts + " attempts failed; the last on " + stalledInstance + ": "
           + why);
     }

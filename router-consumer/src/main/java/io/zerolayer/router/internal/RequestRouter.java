@@ -75,7 +75,7 @@ public final class RequestRouter {
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (result.decision().dispatched()) {
       writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request, decided, result.prompt(),
-          result.decision().expectsWarm()));
+          result.decision().expectsWarm(), null));
       lookup.remember(record.partition(), record.offset(), request);
     }
     meters.decided(decided.getOutcome(), record.timestamp(), now);

@@ -7,6 +7,7 @@ import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.StallDetected;
+import java.util.List;
 
 /** Builds the records a decision turns into. */
 public final class RouterRecords {
@@ -93,9 +94,10 @@ public final class RouterRecords {
    * The task of an attempt: the first, or a resumed one from the decision's resume index.
    *
    * @param expectsWarm whether the instance was chosen as one that has loaded its weights
+   * @param resumed where a resumed attempt continues, from the stall report; null for a first one
    */
   public DispatchTask dispatch(final InferenceRequest request, final RoutingDecision decision, final String prompt,
-      final boolean expectsWarm) {
+      final boolean expectsWarm, final StallDetected resumed) {
     return DispatchTask.newBuilder()
         .setSequenceId(request.getSequenceId())
         .setEpoch(decision.getEpoch())
@@ -110,6 +112,10 @@ public final class RouterRecords {
         .setRequestPartition(decision.getRequestPartition())
         .setRequestOffset(decision.getRequestOffset())
         .setExpectsWarm(expectsWarm)
+        .setPrefix(resumed == null ? List.of() : resumed.getPrefix())
+        .setPrefixOffset(resumed == null ? -1 : resumed.getPrefixOffset())
+        .setStreamEpoch(resumed == null ? 0 : resumed.getStreamEpoch())
+        .setStreamOwner(resumed == null ? null : resumed.getStreamOwner())
         .build();
   }
 

@@ -30,13 +30,13 @@ public final class StallDecider {
    * @param sequence the rest of the stalled sequence: its prompt and the tokens it may still generate
    * @param stalledInstance where the attempt stalled; never the backup
    * @param why the stall report's reason
-   * @param stalledEpoch the epoch of the attempt that stalled
+   * @param failedAttempts the sequence's attempts that failed, this one included (1 for the first)
    */
   public Decision decide(final RequestProfile sequence, final Heatmap heatmap, final String stalledInstance,
-      final String why, final int stalledEpoch, final long nowMs) {
+      final String why, final int failedAttempts, final long nowMs) {
     view.cutAway(stalledInstance, sequence.sequenceId(), nowMs);
     final Decision decision = decider.selectBackup(sequence, view.applyTo(heatmap, nowMs), stalledInstance, why,
-        stalledEpoch);
+        failedAttempts);
     if (decision.dispatched()) {
       view.dispatched(decision.instanceId(), nowMs);
     }

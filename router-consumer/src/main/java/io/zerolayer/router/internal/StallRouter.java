@@ -79,13 +79,14 @@ public final class StallRouter {
     final int inputTokens = promptText.tokens(prompt);
     final RequestProfile profile = new RequestProfile(stall.getSequenceId(), inputTokens,
         Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()));
+    // An attempt that never joined the stream (it resumed behind it) did not fail on its instance.
     final Decision decision = decider.decide(profile, heatmap.current(), stall.getInstanceId(), stall.getReason(),
-        stall.getEpoch(), now);
+        stall.getEpoch() - stall.getBehindAttempts(), now);
     final RoutingDecision decided = records.cutover(request.get(), stall, decision, inputTokens, now);
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (decision.dispatched()) {
       writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request.get(), decided, prompt,
-          decision.expectsWarm()));
+          decision.expectsWarm(), stall));
     }
     writer.send(out, Topics.COMMANDS, stall.getInstanceId(), records.cancel(stall, now));
     handled.handle(stall.getRequestPartition(), stall.getRequestOffset(), stall.getEpoch());

@@ -18,10 +18,9 @@ import java.util.List;
 public record SequenceView(String sequenceId, int epoch, String owner, String status, String outcome,
     List<String> tokens, int nextIndex) {
 
-  /** The view of a stored state. */
-  public static SequenceView of(final SequenceState state) {
+  /** The view of a stored state and its tokens. */
+  public static SequenceView of(final SequenceState state, final List<String> tokens) {
     return new SequenceView(state.getSequenceId(), state.getEpoch(), state.getOwner(), state.getStatus().name(),
-        state.getOutcome() == null ? null : state.getOutcome().name(), List.copyOf(state.getTokens()),
-        state.getTokens().size());
+        state.getOutcome() == null ? null : state.getOutcome().name(), List.copyOf(tokens), state.getTokenCount());
   }
 }

@@ -15,6 +15,7 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -29,6 +30,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
 
   /**
    * @param storeName the sequence store
+   * @param tokensStore the token store, one record per accepted chunk
    * @param responses child that writes response chunks
    * @param stalls child that writes stall reports
    * @param checkInterval how often the sweep runs
@@ -36,7 +38,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
    * @param cutover whether stalled and failed attempts are reported for a backup; if not, none is
    *     reported and a failed attempt ends its sequence
    */
-  public record Wiring(String storeName, String responses, String stalls, Duration checkInterval,
+  public record Wiring(String storeName, String tokensStore, String responses, String stalls, Duration checkInterval,
       String scoresStore, boolean cutover) {
   }
 
@@ -45,6 +47,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   private final SequenceMeters meters;
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, SequenceState> sequences;
+  private TokenStore tokens;
   private ReadOnlyKeyValueStore<String, InstanceScore> scores;
 
   public AcceptTokensProcessor(final Wiring wiring, final StallDetector detector, final Duration retention,
@@ -58,6 +61,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   public void init(final ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
     this.sequences = context.getStateStore(wiring.storeName());
+    this.tokens = new TokenStore(context.getStateStore(wiring.tokensStore()));
     this.scores = context.getStateStore(wiring.scoresStore());
     context.schedule(wiring.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::sweep);
   }
@@ -68,16 +72,19 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
       return;
     }
     final long nowMs = context.currentSystemTimeMs();
-    final SequenceLedger.Step accepted = SequenceLedger.accept(sequences.get(record.key()), record.value(), nowMs);
+    final long offset = context.recordMetadata().map(RecordMetadata::offset).orElse(-1L);
+    final SequenceLedger.Step accepted = SequenceLedger.accept(sequences.get(record.key()), record.value(), offset,
+        nowMs);
     final SequenceLedger.Step step = wiring.cutover() ? accepted : SequenceLedger.endIfFailed(accepted, nowMs);
     meters.chunk(step.verdict());
     if (step.state() == null) {
       return;
     }
     sequences.put(record.key(), step.state());
+    tokens.apply(record.key(), step);
     if (wiring.cutover() && step.state().getAttemptFailure() != null) {
       // The worker said the attempt is lost: its backup need not wait for the next sweep.
-      sweeper.check(sequences, record.key(), step.state(), nowMs, owners(), this::reportStall);
+      sweeper.check(sequences, tokens, record.key(), step.state(), nowMs, owners(), this::reportStall);
     }
     if (step.response() != null) {
       if (step.state().getStatus() == SequenceStatus.FINISHED) {
@@ -89,7 +96,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   }
 
   private void sweep(final long nowMs) {
-    sweeper.sweep(sequences, nowMs, owners(), this::reportStall);
+    sweeper.sweep(sequences, tokens, nowMs, owners(), this::reportStall);
   }
 
   private OwnerHealth owners() {

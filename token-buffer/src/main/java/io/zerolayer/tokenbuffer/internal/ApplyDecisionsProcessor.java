@@ -9,21 +9,25 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** Records each routing decision (epoch, owner, outcome) in the sequence store. */
+/** Records each routing decision (epoch, owner, outcome) in the sequence and token stores. */
 public final class ApplyDecisionsProcessor implements Processor<String, RoutingDecision, String, SpecificRecord> {
 
   private final String storeName;
+  private final String tokensStore;
   private final SequenceMeters meters;
   private final boolean cutover;
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, SequenceState> sequences;
+  private TokenStore tokens;
 
   /**
    * @param cutover whether failed attempts go to a backup; if not, a decision for an attempt that
    *     already failed ends its sequence
    */
-  public ApplyDecisionsProcessor(final String storeName, final SequenceMeters meters, final boolean cutover) {
+  public ApplyDecisionsProcessor(final String storeName, final String tokensStore, final SequenceMeters meters,
+      final boolean cutover) {
     this.storeName = storeName;
+    this.tokensStore = tokensStore;
     this.meters = meters;
     this.cutover = cutover;
   }
@@ -32,6 +36,7 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
   public void init(final ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
     this.sequences = context.getStateStore(storeName);
+    this.tokens = new TokenStore(context.getStateStore(tokensStore));
   }
 
   @Override
@@ -41,12 +46,14 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
     }
     final SequenceState current = sequences.get(record.key());
     final long nowMs = context.currentSystemTimeMs();
-    final SequenceLedger.Step decided = SequenceDecisions.decide(current, record.value(), nowMs);
+    final SequenceLedger.Step decided = SequenceDecisions.decide(current, record.value(),
+        count -> tokens.first(record.key(), count), nowMs);
     final SequenceLedger.Step step = cutover ? decided : SequenceLedger.endIfFailed(decided, nowMs);
     if (step.state() == null) {
       return;
     }
     sequences.put(record.key(), step.state());
+    tokens.apply(record.key(), step);
     if (current == null || current.getOutcome() == null) {
       meters.started();
     }

@@ -22,10 +22,11 @@ final class ResponseChunks {
         .setLast(last)
         .setFinishReason(last ? state.getFinishReason() : null)
         .setOutcome(last ? state.getOutcome() : null)
-        .setInstanceId(state.getOwner())
-        .setEpoch(state.getEpoch())
+        // Whose tokens these are: the stream's owner, or before any the attempt decided.
+        .setInstanceId(state.getStreamOwner() != null ? state.getStreamOwner() : state.getOwner())
+        .setEpoch(state.getStreamOwner() != null ? state.getStreamEpoch() : state.getEpoch())
         .setInputTokens(last ? state.getInputTokens() : 0)
-        .setOutputTokens(last ? state.getTokens().size() : 0)
+        .setOutputTokens(last ? state.getTokenCount() : 0)
         .setTraceId(state.getTraceId())
         .setEmittedAtMs(nowMs)
         .build();
@@ -34,7 +35,7 @@ final class ResponseChunks {
   /** The final chunk of a rejected or throttled sequence, with the reason and retry-after. */
   static ResponseChunk refusal(final SequenceState state, final RoutingDecision decision, final long nowMs) {
     // After a cut-over that found no backup the client already holds tokens: the refusal continues them.
-    final ResponseChunk last = of(state, state.getTokens().size(), List.of(), true, nowMs);
+    final ResponseChunk last = of(state, state.getTokenCount(), List.of(), true, nowMs);
     last.setReason(decision.getReason());
     last.setRetryAfterMs(decision.getRetryAfterMs());
     return last;

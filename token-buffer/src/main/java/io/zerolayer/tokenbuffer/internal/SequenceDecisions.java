@@ -5,99 +5,93 @@ import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
-import io.zerolayer.contract.avro.TokenChunk;
 import io.zerolayer.tokenbuffer.internal.SequenceLedger.Step;
 import io.zerolayer.tokenbuffer.internal.SequenceLedger.Verdict;
-import java.util.Comparator;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * The rules of one sequence's routing decisions (DESIGN section 7), with no Kafka types: a
- * decision sets the epoch and owner; one of an older epoch changes nothing; tokens held before
- * it, and a backup's chunks read before its cut-over, are emitted with it; a refused request is
- * answered at once.
+ * decision names the attempt that stall detection watches and the outcome the client is told;
+ * one of an older epoch changes nothing; tokens that joined the stream before the first decision
+ * are emitted with it; a refused request is answered at once. Which tokens make up the stream
+ * is the tokens log's to say ({@link SequenceLedger}), never a decision's.
  */
 public final class SequenceDecisions {
 
   private SequenceDecisions() {
   }
 
-  /** Applies a routing decision; a decision of an older epoch changes nothing. */
-  public static Step decide(final SequenceState current, final RoutingDecision decision, final long nowMs) {
+  /**
+   * Applies a routing decision; a decision of an older epoch changes nothing.
+   *
+   * @param tokens the sequence's first tokens, as many as asked for, from the token store
+   */
+  public static Step decide(final SequenceState current, final RoutingDecision decision,
+      final IntFunction<List<String>> tokens, final long nowMs) {
     if (current != null && current.getStatus() == SequenceStatus.FINISHED) {
       if (sameRequest(current, decision)) {
         // A cut-over decided while the attempt was finishing: the client already has everything.
         return new Step(null, null, Verdict.FINISHED);
       }
       // The sequence id was used again by a new request: it starts afresh.
-      return decide(null, decision, nowMs);
+      final Step fresh = decide(null, decision, tokens, nowMs);
+      return new Step(fresh.state(), fresh.response(), fresh.verdict(), fresh.appended(), true);
     }
-    if (current != null && current.getOutcome() != null && decision.getEpoch() <= current.getEpoch()) {
+    if (decided(current) && decision.getEpoch() <= current.getEpoch()) {
       return new Step(null, null, Verdict.STALE_EPOCH);
     }
-    // Tokens held before the decision belong to its attempt only if they came from the instance it names.
-    final boolean keepHeld = current != null && current.getOutcome() == null
-        && current.getEpoch() == decision.getEpoch()
-        && (current.getOwner() == null || current.getOwner().equals(decision.getInstanceId()));
-    final SequenceState next = decidedState(current, decision, keepHeld, nowMs);
+    final SequenceState next = decidedState(current, decision, nowMs);
     if (decision.getOutcome() == RoutingOutcome.REJECTED || decision.getOutcome() == RoutingOutcome.THROTTLED) {
       next.setStatus(SequenceStatus.FINISHED);
       next.setFinishReason(decision.getOutcome().name().toLowerCase());
       return new Step(next, ResponseChunks.refusal(next, decision, nowMs), Verdict.ACCEPTED);
     }
-    ResponseChunk response = null;
-    if (keepHeld && !current.getTokens().isEmpty()) {
+    ResponseChunk held = null;
+    if (!decided(current) && current != null && (current.getTokenCount() > 0 || current.getFinishReason() != null)) {
       final boolean done = current.getFinishReason() != null;
       if (done) {
         next.setStatus(SequenceStatus.FINISHED);
       }
-      response = ResponseChunks.of(next, 0, current.getTokens(), done, nowMs);
+      held = ResponseChunks.of(next, 0, tokens.apply(current.getTokenCount()), done, nowMs);
     }
-    return replayAhead(next, current == null ? List.of() : current.getAhead(), response, nowMs);
+    return new Step(next, held, Verdict.ACCEPTED);
   }
 
-  /**
-   * The sequence as the decision leaves it, before held and early chunks are replayed.
-   *
-   * @param keepHeld whether the tokens held before the decision belong to its attempt
-   */
+  /** The sequence as the decision leaves it. */
   private static SequenceState decidedState(final SequenceState current, final RoutingDecision decision,
-      final boolean keepHeld, final long nowMs) {
+      final long nowMs) {
+    final boolean sameAttempt = current != null && current.getEpoch() == decision.getEpoch()
+        && decision.getInstanceId() != null && decision.getInstanceId().equals(current.getOwner());
+    final boolean streaming = current != null && current.getStreamEpoch() == decision.getEpoch()
+        && decision.getInstanceId() != null && decision.getInstanceId().equals(current.getStreamOwner());
     return SequenceState.newBuilder()
         .setSequenceId(decision.getSequenceId())
         .setEpoch(decision.getEpoch())
         .setOwner(decision.getInstanceId())
+        .setStreamEpoch(current == null ? 0 : current.getStreamEpoch())
+        .setStreamOwner(current == null ? null : current.getStreamOwner())
+        .setLastChunkOffset(current == null ? -1 : current.getLastChunkOffset())
         .setOutcome(decision.getOutcome())
         .setTraceId(decision.getTraceId())
         .setReplyTopic(decision.getReplyTopic())
         .setRequestPartition(decision.getRequestPartition())
         .setRequestOffset(decision.getRequestOffset())
-        .setTokens(keepHeld || decided(current) ? current.getTokens() : List.of())
+        .setTokenCount(current == null ? 0 : current.getTokenCount())
         .setInputTokens(decision.getInputTokens())
-        .setFinishReason(keepHeld ? current.getFinishReason() : null)
+        .setFinishReason(current == null ? null : current.getFinishReason())
         .setStatus(SequenceStatus.STREAMING)
         .setLastProgressMs(nowMs)
-        .setAttemptTokens(keepHeld ? current.getAttemptTokens() : 0)
-        .setRateTokensPerS(0.0)
+        // An attempt that took the stream before its decision was read has started already.
+        .setAttemptTokens(streaming ? current.getAttemptTokens() : 0)
+        .setLastEmittedMs(streaming ? current.getLastEmittedMs() : 0)
+        .setRateTokensPerS(streaming ? current.getRateTokensPerS() : 0.0)
+        .setLastHeartbeatMs(sameAttempt ? current.getLastHeartbeatMs() : 0)
         .setStallReportedEpoch(decided(current) ? current.getStallReportedEpoch() : 0)
+        .setBehindAttempts(decided(current) ? current.getBehindAttempts() : 0)
         // A failure reported before the decision still counts for its attempt.
-        .setAttemptFailure(keepHeld ? current.getAttemptFailure() : null)
+        .setAttemptFailure(sameAttempt ? current.getAttemptFailure() : null)
         .build();
-  }
-
-  /** Accepts the chunks that came ahead of this decision, as if they arrived now. */
-  private static Step replayAhead(final SequenceState decided, final List<TokenChunk> ahead,
-      final ResponseChunk heldResponse, final long nowMs) {
-    SequenceState state = decided;
-    state.setAhead(ahead.stream().filter(c -> c.getEpoch() > decided.getEpoch()).toList());
-    ResponseChunk response = heldResponse;
-    for (final TokenChunk chunk : ahead.stream().filter(c -> c.getEpoch() == decided.getEpoch())
-        .sorted(Comparator.comparingInt(TokenChunk::getStartIndex)).toList()) {
-      final Step step = SequenceLedger.accept(state, chunk, nowMs);
-      state = step.state() == null ? state : step.state();
-      response = ResponseChunks.merge(response, step.response());
-    }
-    return new Step(state, response, Verdict.ACCEPTED);
   }
 
   private static boolean sameRequest(final SequenceState state, final RoutingDecision decision) {

@@ -6,95 +6,105 @@ import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
 import io.zerolayer.contract.avro.TokenChunk;
-import java.util.ArrayList;
+import io.zerolayer.contract.avro.TokenRun;
+import io.zerolayer.contract.sequence.TokenStreamRules;
 import java.util.List;
 
 /**
  * The rules of one sequence's token stream (DESIGN section 7) for workers' chunks, with no Kafka
- * types: only chunks of the current epoch, from the instance that owns it, are accepted; indexes
- * already accepted are dropped; a
- * gap is refused; exactly the new tokens are emitted, in order. Tokens that arrive before their
- * decision are held ({@link SequenceDecisions} emits them when it comes).
+ * types. Which chunks join the stream is decided by the tokens log's order alone
+ * ({@link TokenStreamRules}), exactly as a client reading the log decides it, so the persisted
+ * stream and the one a fast reader assembled are the same. Decisions only say what to watch and
+ * whom to answer: tokens that join before the sequence's first decision are held, and
+ * {@link SequenceDecisions} emits them when it comes.
  */
 public final class SequenceLedger {
 
   /** What happened to a token chunk. */
-  public enum Verdict { ACCEPTED, HELD, HEARTBEAT, FAILED, DUPLICATE, STALE_EPOCH, NOT_OWNER, GAP, FINISHED }
+  public enum Verdict {
+    ACCEPTED, HELD, HEARTBEAT, FAILED, DUPLICATE, STALE_EPOCH, NOT_OWNER, BEHIND, GAP, FINISHED, IGNORED
+  }
 
   /**
    * @param state the sequence's state after the input, or null when unchanged
    * @param response what to send the client, or null
    * @param verdict what happened to a token chunk (ACCEPTED for decisions)
+   * @param appended the tokens the input added to the sequence, from index {@code startIndex}; or null
+   * @param discardTokens whether the sequence's earlier tokens go (before {@code appended} is added)
    */
-  public record Step(SequenceState state, ResponseChunk response, Verdict verdict) {
-  }
+  public record Step(SequenceState state, ResponseChunk response, Verdict verdict, TokenRun appended,
+      boolean discardTokens) {
 
-  /** Chunks of a newer attempt held at most before its decision arrives. */
-  static final int MAX_AHEAD = 256;
+    /** A step that adds no token and keeps those there are. */
+    public Step(final SequenceState state, final ResponseChunk response, final Verdict verdict) {
+      this(state, response, verdict, null, false);
+    }
+  }
 
   private SequenceLedger() {
   }
 
-  /** Accepts what is new in a worker's chunk, if it belongs to the current attempt. */
-  public static Step accept(final SequenceState current, final TokenChunk chunk, final long nowMs) {
-    if (current == null) {
-      return hold(chunk, nowMs);
-    }
-    if (current.getStatus() == SequenceStatus.FINISHED) {
+  /**
+   * Accepts what is new in a worker's chunk, if it joins the sequence's stream.
+   *
+   * @param offset the chunk's offset in its tokens partition
+   */
+  public static Step accept(final SequenceState current, final TokenChunk chunk, final long offset,
+      final long nowMs) {
+    if (current != null && (current.getStatus() == SequenceStatus.FINISHED || current.getFinishReason() != null)) {
+      // The stream ended (its last chunk joined, perhaps before any decision): nothing joins it after.
       return new Step(null, null, Verdict.FINISHED);
     }
-    if (chunk.getEpoch() > current.getEpoch() && current.getAhead().size() < MAX_AHEAD) {
-      // A backup's chunk can be read before the cut-over decision that made it the owner.
-      final List<TokenChunk> ahead = new ArrayList<>(current.getAhead());
-      ahead.add(chunk);
-      return new Step(SequenceState.newBuilder(current).setAhead(ahead).build(), null, Verdict.HELD);
+    final SequenceState base = current != null ? current : pending(chunk, nowMs);
+    final boolean decidedAttempt = chunk.getEpoch() == base.getEpoch()
+        && chunk.getInstanceId().equals(base.getOwner());
+    final TokenStreamRules.Verdict verdict = TokenStreamRules.judge(streamOwner(base), base.getTokenCount(), chunk);
+    if (verdict == TokenStreamRules.Verdict.FAILURE) {
+      // The worker says the attempt failed: if it is the one watched, the next check hands the sequence on.
+      return decidedAttempt ? new Step(SequenceState.newBuilder(base).setAttemptFailure(chunk.getFailure()).build(),
+          null, Verdict.FAILED) : new Step(null, null, Verdict.IGNORED);
     }
-    if (chunk.getEpoch() != current.getEpoch()) {
-      return new Step(null, null, Verdict.STALE_EPOCH);
+    if (!verdict.joins()) {
+      if (verdict == TokenStreamRules.Verdict.BEHIND && decidedAttempt && base.getAttemptFailure() == null) {
+        // The watched attempt can never join: hand the sequence on at once, from where the stream is now.
+        return new Step(SequenceState.newBuilder(base).setAttemptFailure("the attempt resumed at index "
+            + chunk.getStartIndex() + " but the stream had reached " + base.getTokenCount())
+            .setBehindAttempts(base.getBehindAttempts() + 1).build(), null, Verdict.BEHIND);
+      }
+      return new Step(null, null, refusal(verdict));
     }
-    if (current.getOwner() != null && !current.getOwner().equals(chunk.getInstanceId())) {
-      // Another attempt under the same epoch (a reused request id, two routers answering one stall):
-      // its tokens, heartbeats and failures are not this attempt's.
-      return new Step(null, null, Verdict.NOT_OWNER);
-    }
-    if (chunk.getFailure() != null) {
-      // The worker says the attempt failed: the next stall check hands the sequence to a backup.
-      return new Step(SequenceState.newBuilder(current).setAttemptFailure(chunk.getFailure()).build(), null,
-          Verdict.FAILED);
-    }
-    if (chunk.getTokens().isEmpty() && !chunk.getLast()) {
-      // A worker that holds the attempt in its queue says it is alive; no token moves.
-      return new Step(SequenceState.newBuilder(current).setLastHeartbeatMs(nowMs).build(), null, Verdict.HEARTBEAT);
-    }
-    final int have = current.getTokens().size();
-    final int end = chunk.getStartIndex() + chunk.getTokens().size();
-    if (chunk.getStartIndex() > have) {
-      return new Step(null, null, Verdict.GAP);
-    }
-    if (end <= have && !chunk.getLast()) {
-      return new Step(null, null, Verdict.DUPLICATE);
-    }
-    final List<String> fresh = chunk.getTokens().subList(Math.min(have - chunk.getStartIndex(),
-        chunk.getTokens().size()), chunk.getTokens().size());
-    final List<String> tokens = new ArrayList<>(current.getTokens());
-    tokens.addAll(fresh);
-    final SequenceState next = SequenceState.newBuilder(current)
-        .setTokens(tokens)
-        .setLastProgressMs(fresh.isEmpty() ? current.getLastProgressMs() : nowMs)
-        .setAttemptTokens(current.getAttemptTokens() + fresh.size())
-        .setLastEmittedMs(fresh.isEmpty() ? current.getLastEmittedMs() : chunk.getEmittedAtMs())
+    final List<String> fresh = TokenStreamRules.fresh(base.getTokenCount(), chunk);
+    final boolean tookOver = verdict == TokenStreamRules.Verdict.TAKES_OVER;
+    final int attemptTokens = (tookOver ? 0 : base.getAttemptTokens()) + fresh.size();
+    final SequenceState.Builder next = SequenceState.newBuilder(base)
+        .setStreamEpoch(chunk.getEpoch())
+        .setStreamOwner(chunk.getInstanceId())
+        .setLastChunkOffset(offset)
+        .setTokenCount(base.getTokenCount() + fresh.size())
+        .setAttemptTokens(attemptTokens)
+        .setLastHeartbeatMs(decidedAttempt && fresh.isEmpty() ? nowMs : base.getLastHeartbeatMs())
+        .setLastProgressMs(fresh.isEmpty() ? base.getLastProgressMs() : nowMs)
+        .setLastEmittedMs(fresh.isEmpty() ? base.getLastEmittedMs() : chunk.getEmittedAtMs())
         // The worker's own clock times the rate, so chunks read in one batch do not look infinitely fast.
-        .setRateTokensPerS(fresh.isEmpty() || current.getAttemptTokens() == 0 ? current.getRateTokensPerS()
-            : StallDetector.updatedRate(current.getRateTokensPerS(), fresh.size(),
-                chunk.getEmittedAtMs() - current.getLastEmittedMs()))
-
-        .setFinishReason(chunk.getLast() ? finishReason(chunk) : null)
-        .setStatus(chunk.getLast() ? SequenceStatus.FINISHED : SequenceStatus.STREAMING)
-        .build();
-    if (current.getOutcome() == null) {
-      return new Step(next, null, Verdict.HELD);
+        .setRateTokensPerS(fresh.isEmpty() || attemptTokens == fresh.size() ? (tookOver ? 0.0
+            : base.getRateTokensPerS()) : StallDetector.updatedRate(base.getRateTokensPerS(), fresh.size(),
+                chunk.getEmittedAtMs() - base.getLastEmittedMs()));
+    if (chunk.getLast()) {
+      next.setFinishReason(finishReason(chunk));
+      if (base.getOutcome() != null) {
+        next.setStatus(SequenceStatus.FINISHED);
+      }
     }
-    return new Step(next, ResponseChunks.of(next, have, fresh, chunk.getLast(), nowMs), Verdict.ACCEPTED);
+    final SequenceState state = next.build();
+    final TokenRun run = new TokenRun(base.getTokenCount(), fresh);
+    if (base.getOutcome() == null) {
+      return new Step(state, null, Verdict.HELD, run, false);
+    }
+    if (fresh.isEmpty() && !chunk.getLast()) {
+      return new Step(state, null, Verdict.HEARTBEAT);
+    }
+    return new Step(state, ResponseChunks.of(state, base.getTokenCount(), fresh, chunk.getLast(), nowMs),
+        Verdict.ACCEPTED, run, false);
   }
 
   /**
@@ -110,28 +120,38 @@ public final class SequenceLedger {
     }
     final SequenceState ended = SequenceState.newBuilder(state).setStatus(SequenceStatus.FINISHED)
         .setFinishReason("error").build();
-    final ResponseChunk last = ResponseChunks.of(ended, ended.getTokens().size(), List.of(), true, nowMs);
+    final ResponseChunk last = ResponseChunks.of(ended, ended.getTokenCount(), List.of(), true, nowMs);
     last.setReason("the worker reported the attempt failed: " + state.getAttemptFailure());
-    return new Step(ended, ResponseChunks.merge(step.response(), last), step.verdict());
+    return new Step(ended, ResponseChunks.merge(step.response(), last), step.verdict(), step.appended(),
+        step.discardTokens());
   }
 
-  private static Step hold(final TokenChunk chunk, final long nowMs) {
-    if (chunk.getStartIndex() != 0) {
-      return new Step(null, null, Verdict.GAP);
-    }
-    final SequenceState held = SequenceState.newBuilder()
+  /** A sequence whose first chunk comes before any decision: its attempt is watched until one comes. */
+  private static SequenceState pending(final TokenChunk chunk, final long nowMs) {
+    return SequenceState.newBuilder()
         .setSequenceId(chunk.getSequenceId())
         .setEpoch(chunk.getEpoch())
         .setOwner(chunk.getInstanceId())
-        .setTokens(new ArrayList<>(chunk.getTokens()))
-        .setAttemptTokens(chunk.getTokens().size())
-        .setLastEmittedMs(chunk.getEmittedAtMs())
-        .setFinishReason(chunk.getLast() ? finishReason(chunk) : null)
-        .setAttemptFailure(chunk.getFailure())
         .setStatus(SequenceStatus.PENDING)
         .setLastProgressMs(nowMs)
         .build();
-    return new Step(held, null, Verdict.HELD);
+  }
+
+  private static Verdict refusal(final TokenStreamRules.Verdict verdict) {
+    return switch (verdict) {
+      case DUPLICATE -> Verdict.DUPLICATE;
+      case GAP -> Verdict.GAP;
+      case BEHIND -> Verdict.BEHIND;
+      case NOT_OWNER -> Verdict.NOT_OWNER;
+      case STALE_EPOCH -> Verdict.STALE_EPOCH;
+      default -> throw new IllegalArgumentException(verdict + " joins the stream");
+    };
+  }
+
+  /** The attempt that owns the stream, or null before any chunk joined it. */
+  static TokenStreamRules.Owner streamOwner(final SequenceState state) {
+    return state.getStreamOwner() == null ? null
+        : new TokenStreamRules.Owner(state.getStreamEpoch(), state.getStreamOwner());
   }
 
   private static String finishReason(final TokenChunk chunk) {

@@ -8,6 +8,7 @@ import io.zerolayer.contract.avro.StallDetected;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -49,7 +50,7 @@ final class SequenceSweeper {
   /**
    * @param owners what the heatmap says about the sequences' owners
    */
-  void sweep(final KeyValueStore<String, SequenceState> sequences, final long nowMs,
+  void sweep(final KeyValueStore<String, SequenceState> sequences, final TokenStore tokens, final long nowMs,
       final OwnerHealth owners, final BiConsumer<String, StallDetected> stalls) {
     final Set<String> streaming = new HashSet<>();
     try (KeyValueIterator<String, SequenceState> all = sequences.all()) {
@@ -63,11 +64,12 @@ final class SequenceSweeper {
           final long quietMs = nowMs - Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs());
           if (quietMs > retentionMs) {
             sequences.delete(entry.key);
+            tokens.delete(entry.key);
           }
           continue;
         }
         streaming.add(entry.key);
-        check(sequences, entry.key, sequence, nowMs, owners, stalls);
+        check(sequences, tokens, entry.key, sequence, nowMs, owners, stalls);
       }
     }
     windows.keySet().retainAll(streaming);
@@ -78,7 +80,7 @@ final class SequenceSweeper {
   }
 
   /** Checks one streaming sequence now and reports it if it stalled, as a sweep would. */
-  void check(final KeyValueStore<String, SequenceState> sequences, final String key,
+  void check(final KeyValueStore<String, SequenceState> sequences, final TokenStore tokens, final String key,
       final SequenceState sequence, final long nowMs, final OwnerHealth owners,
       final BiConsumer<String, StallDetected> stalls) {
     final StallDetector.Window window = windows.computeIfAbsent(key, k -> new StallDetector.Window());
@@ -92,7 +94,7 @@ final class SequenceSweeper {
     }
     if (reason != null) {
       sequences.put(key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch()).build());
-      stalls.accept(key, stall(sequence, reason, nowMs));
+      stalls.accept(key, stall(sequence, tokens.first(key, sequence.getTokenCount()), reason, nowMs));
     }
   }
 
@@ -101,17 +103,24 @@ final class SequenceSweeper {
     if (sequence.getOwner() == null) {
       return null;
     }
-    final boolean started = sequence.getAttemptTokens() > 0;
+    final boolean started = StallDetector.started(sequence);
     final String trouble = owners.trouble(sequence.getOwner(), started);
     return trouble != null || started ? trouble : silentOwners.trouble(sequence.getOwner(), nowMs);
   }
 
-  private static StallDetected stall(final SequenceState sequence, final String reason, final long nowMs) {
+  /** The report a backup resumes from: the sequence's tokens so far go with it, for the engine to continue. */
+  private static StallDetected stall(final SequenceState sequence, final List<String> prefix, final String reason,
+      final long nowMs) {
     return StallDetected.newBuilder()
         .setSequenceId(sequence.getSequenceId())
         .setEpoch(sequence.getEpoch())
         .setInstanceId(sequence.getOwner())
-        .setNextIndex(sequence.getTokens().size())
+        .setNextIndex(prefix.size())
+        .setPrefix(prefix)
+        .setPrefixOffset(sequence.getLastChunkOffset())
+        .setStreamEpoch(sequence.getStreamEpoch())
+        .setStreamOwner(sequence.getStreamOwner())
+        .setBehindAttempts(sequence.getBehindAttempts())
         .setReason(reason)
         .setRequestPartition(sequence.getRequestPartition())
         .setRequestOffset(sequence.getRequestOffset())

@@ -70,7 +70,7 @@ public final class StallDetector {
     if (sequence.getAttemptFailure() != null) {
       return "the worker reported the attempt failed: " + sequence.getAttemptFailure();
     }
-    if (sequence.getAttemptTokens() == 0) {
+    if (!started(sequence)) {
       // Before its first token, an attempt whose worker says it is alive (queued) is not stalled.
       final long quietMs = nowMs - Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs());
       return quietMs > streamTimeoutMs ? "no first token and no word from the worker within " + streamTimeoutMs
@@ -79,7 +79,7 @@ public final class StallDetector {
     if (silent(sequence, nowMs)) {
       return "no token within " + instanceTimeoutMs + " ms";
     }
-    final int tokens = sequence.getTokens().size();
+    final int tokens = sequence.getTokenCount();
     final boolean measured = window.tokensAtLastCheck >= 0 && sequence.getRateTokensPerS() > 0;
     final double windowRate = (tokens - window.tokensAtLastCheck) * 1000.0 / checkIntervalMs;
     window.slowChecks = measured && windowRate < RATE_FLOOR * sequence.getRateTokensPerS()
@@ -95,7 +95,7 @@ public final class StallDetector {
 
   /** Whether the attempt sent tokens and then none within the instance timeout. */
   private boolean silent(final SequenceState sequence, final long nowMs) {
-    return sequence.getAttemptTokens() > 0 && nowMs - sequence.getLastProgressMs() > instanceTimeoutMs;
+    return started(sequence) && nowMs - sequence.getLastProgressMs() > instanceTimeoutMs;
   }
 
   /**
@@ -105,8 +105,13 @@ public final class StallDetector {
    * first of the rule's three windows may still have seen the last token.
    */
   boolean stopped(final SequenceState sequence, final long nowMs) {
-    return sequence.getAttemptTokens() > 0
-        && nowMs - sequence.getLastProgressMs() >= (SLOW_CHECKS - 1) * checkIntervalMs;
+    return started(sequence) && nowMs - sequence.getLastProgressMs() >= (SLOW_CHECKS - 1) * checkIntervalMs;
+  }
+
+  /** Whether the watched attempt owns the token stream and has sent tokens into it. */
+  static boolean started(final SequenceState sequence) {
+    return sequence.getAttemptTokens() > 0 && sequence.getStreamEpoch() == sequence.getEpoch()
+        && sequence.getOwner() != null && sequence.getOwner().equals(sequence.getStreamOwner());
   }
 
   /** The sequence's rate after {@code newTokens} came {@code elapsedMs} after the previous ones. */

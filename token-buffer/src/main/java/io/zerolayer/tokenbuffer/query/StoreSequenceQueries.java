@@ -3,8 +3,10 @@ package io.zerolayer.tokenbuffer.query;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.SequenceState;
+import io.zerolayer.contract.avro.TokenRun;
 import io.zerolayer.contract.sequence.SequenceView;
 import io.zerolayer.tokenbuffer.TokenBufferTopology;
+import io.zerolayer.tokenbuffer.internal.TokenStore;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -47,7 +49,13 @@ public final class StoreSequenceQueries implements SequenceQueries {
           .fromNameAndType(TokenBufferTopology.SEQUENCE_STORE, QueryableStoreTypes.<String, SequenceState>keyValueStore())
           .withPartition(where.partition()));
       final SequenceState state = store.get(sequenceId);
-      return state == null ? new Missing() : new Found(SequenceView.of(state));
+      if (state == null) {
+        return new Missing();
+      }
+      final ReadOnlyKeyValueStore<String, TokenRun> tokens = streams.store(StoreQueryParameters
+          .fromNameAndType(TokenBufferTopology.TOKEN_STORE, QueryableStoreTypes.<String, TokenRun>keyValueStore())
+          .withPartition(where.partition()));
+      return new Found(SequenceView.of(state, TokenStore.first(tokens, sequenceId, state.getTokenCount())));
     } catch (final InvalidStateStoreException e) {
       return new Unavailable("the sequence store is migrating or restoring: " + e.getMessage());
     }

@@ -6,9 +6,6 @@ import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StallDetectorTest {
@@ -108,9 +105,9 @@ class StallDetectorTest {
   }
 
   private static SequenceState streaming(final int tokens, final double rate, final long lastProgressMs) {
-    final List<String> text = new ArrayList<>(Collections.nCopies(tokens, "t"));
     return SequenceState.newBuilder().setSequenceId("s").setEpoch(1).setOwner("gpu-1")
-        .setOutcome(RoutingOutcome.DIRECT).setTokens(text).setAttemptTokens(tokens)
+        .setStreamEpoch(1).setStreamOwner("gpu-1").setOutcome(RoutingOutcome.DIRECT).setTokenCount(tokens)
+        .setAttemptTokens(tokens)
         .setStatus(SequenceStatus.STREAMING).setLastProgressMs(lastProgressMs).setRateTokensPerS(rate).build();
   }
 

@@ -14,6 +14,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -79,8 +80,7 @@ public final class OpenAiCompatibleEngine implements InferenceEngine, AutoClosea
       sink.started();
       return "length";
     }
-    final String prompt = resumeFrom == 0 ? task.getPrompt()
-        : task.getPrompt() + String.join("", prefixes.prefix(task.getSequenceId(), resumeFrom));
+    final String prompt = task.getPrompt() + String.join("", prefix(task));
     final StreamedCompletion call = new StreamedCompletion(http, request(task, prompt, missing), json,
         completions.toString(), sink);
     final ScheduledFuture<?> checks = cancelChecks.scheduleWithFixedDelay(call::stopIfCancelled,
@@ -90,6 +90,12 @@ public final class OpenAiCompatibleEngine implements InferenceEngine, AutoClosea
     } finally {
       checks.cancel(false);
     }
+  }
+
+  /** The tokens a resumed attempt continues after: from its task, or from a router that predates that, asked for. */
+  private List<String> prefix(final DispatchTask task) throws IOException, InterruptedException {
+    final int resumeFrom = task.getResumeFromIndex();
+    return task.getPrefix().size() == resumeFrom ? task.getPrefix() : prefixes.prefix(task.getSequenceId(), resumeFrom);
   }
 
   private HttpRequest request(final DispatchTask task, final String prompt, final int maxTokens) {
