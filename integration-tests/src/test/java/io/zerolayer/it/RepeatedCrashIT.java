@@ -9,26 +9,18 @@ import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.deploy.stack.PipelineNames;
-import io.zerolayer.fleet.FleetApp;
-import io.zerolayer.fleet.FleetConfig;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.heatmap.HeatmapApp;
 import io.zerolayer.heatmap.HeatmapConfig;
 import io.zerolayer.router.Router;
-import io.zerolayer.router.RouterApp;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
-import io.zerolayer.router.tenant.Tenant;
 import io.zerolayer.testsupport.Awaits;
 import io.zerolayer.testsupport.ChildApp;
 import io.zerolayer.testsupport.ExpectedText;
 import io.zerolayer.testsupport.PipelineRig;
 import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.testsupport.TestTenants;
-import io.zerolayer.tokenbuffer.TokenBufferApp;
-import io.zerolayer.tokenbuffer.TokenBufferConfig;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,12 +54,12 @@ class RepeatedCrashIT {
       throws Exception {
     try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-b"), GpuProfile.standard()).start()) {
       final Streams streams = new Streams(rig);
-      final ChildApp[] worker = {rig.open(startFleetProcess(rig))};
+      final ChildApp[] worker = {rig.open(ChildProcesses.fleet(rig))};
       Awaits.routerSees(rig.pipeline(), List.of("proc-0"));
 
       streams.runWhile(KILLS, () -> {
         worker[0].kill();
-        worker[0] = rig.open(startFleetProcess(rig));
+        worker[0] = rig.open(ChildProcesses.fleet(rig));
         worker[0].awaitReady(Duration.ofSeconds(60));
       });
 
@@ -89,13 +81,13 @@ class RepeatedCrashIT {
       rig.open(new Router(settings, new RouterConfig(Map.of(RouterConfig.ROUTER_ID, rig.catalogue().prefix() + "r",
           RouterConfig.GROUP_ID, PipelineNames.routerGroup(rig.catalogue()))), new LatencyAwarePolicy(),
           TestTenants.UNLIMITED, new SimpleMeterRegistry()));
-      final ChildApp[] tokenBuffer = {rig.open(startTokenBuffer(rig))};
+      final ChildApp[] tokenBuffer = {rig.open(ChildProcesses.tokenBuffer(rig))};
       tokenBuffer[0].awaitReady(Duration.ofSeconds(120));
       final Streams streams = new Streams(rig);
 
       streams.runWhile(KILLS, () -> {
         tokenBuffer[0].kill();
-        tokenBuffer[0] = rig.open(startTokenBuffer(rig));
+        tokenBuffer[0] = rig.open(ChildProcesses.tokenBuffer(rig));
         tokenBuffer[0].awaitReady(Duration.ofSeconds(120));
       });
 
@@ -109,14 +101,14 @@ class RepeatedCrashIT {
       throws Exception {
     try (PipelineRig rig = PipelineRig.on(cluster).fleet(3, List.of("zone-a"), GpuProfile.standard()).start()) {
       final String group = PipelineNames.routerGroup(rig.catalogue());
-      final ChildApp[] router = {rig.open(startRouterProcess(rig))};
+      final ChildApp[] router = {rig.open(ChildProcesses.router(rig, "t"))};
       router[0].awaitReady(Duration.ofSeconds(60));
       Awaits.groupHasMembersWithPartitions(rig.settings(), group, 2);
       final Streams streams = new Streams(rig);
 
       streams.runWhile(KILLS, () -> {
         router[0].kill();
-        router[0] = rig.open(startRouterProcess(rig));
+        router[0] = rig.open(ChildProcesses.router(rig, "t"));
         router[0].awaitReady(Duration.ofSeconds(60));
         Awaits.groupHasMembersWithPartitions(rig.settings(), group, 2);
       });
@@ -190,29 +182,5 @@ class RepeatedCrashIT {
         assertThat(chunks.get(chunks.size() - 1).getLast()).isTrue();
       });
     }
-  }
-
-  private static ChildApp startFleetProcess(final PipelineRig rig) throws Exception {
-    return ChildApp.start(FleetApp.class, rig.settings(), rig.stateDir().resolve("fleet-process.log"),
-        FleetConfig.HTTP_PORT, Map.of(FleetConfig.INSTANCES, 1, FleetConfig.ZONES, "zone-a",
-            FleetConfig.ID_PREFIX, "proc-"));
-  }
-
-  private static ChildApp startTokenBuffer(final PipelineRig rig) throws Exception {
-    return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve("token-buffer.log"),
-        TokenBufferConfig.HTTP_PORT, Map.of(
-            TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
-            TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString()));
-  }
-
-  private static ChildApp startRouterProcess(final PipelineRig rig) throws Exception {
-    final Path tenants = Files.writeString(rig.stateDir().resolve("tenants.json"), """
-        {"tenants": [{"id": "t", "apiKeySha256": "%s", "requestsPerSecond": 100000,
-                      "tokensPerSecond": 100000000, "burstSeconds": 10}]}
-        """.formatted(Tenant.hashKey(TestTenants.key("t"))));
-    return ChildApp.start(RouterApp.class, rig.settings(), rig.stateDir().resolve("crash-router.log"),
-        RouterConfig.HTTP_PORT, Map.of(RouterConfig.ROUTER_ID, "crash-router",
-            RouterConfig.GROUP_ID, PipelineNames.routerGroup(rig.catalogue()), RouterConfig.TENANTS_FILE,
-            tenants.toString()));
   }
 }

@@ -13,9 +13,6 @@ import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.stack.PipelineNames;
 import io.zerolayer.fleet.GpuProfile;
-import io.zerolayer.router.RouterApp;
-import io.zerolayer.router.RouterConfig;
-import io.zerolayer.router.tenant.Tenant;
 import io.zerolayer.testsupport.Awaits;
 import io.zerolayer.testsupport.ChildApp;
 import io.zerolayer.testsupport.DecisionLog;
@@ -23,8 +20,6 @@ import io.zerolayer.testsupport.PipelineRig;
 import io.zerolayer.testsupport.RecordCollector;
 import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.testsupport.TestTenants;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +51,7 @@ class RouterCrashIT {
       final RecordCollector<String, ResponseChunk> responses = rig.responses();
       final InferenceClient client = rig.client();
       // Given a second router, in its own process, sharing the requests with the in-process one
-      final ChildApp doomed = rig.open(startRouterProcess(rig));
+      final ChildApp doomed = rig.open(ChildProcesses.router(rig, "tenant-0"));
       doomed.awaitReady(Duration.ofSeconds(60));
       Awaits.groupHasMembersWithPartitions(rig.settings(), PipelineNames.routerGroup(rig.catalogue()), 2);
 
@@ -123,18 +118,6 @@ class RouterCrashIT {
 
   private static <R> Map<String, Long> countBy(final List<R> records, final Function<R, String> key) {
     return records.stream().collect(Collectors.groupingBy(key, Collectors.counting()));
-  }
-
-  private static ChildApp startRouterProcess(final PipelineRig rig) throws Exception {
-    final Path tenants = Files.writeString(rig.stateDir().resolve("tenants.json"), """
-        {"tenants": [{"id": "tenant-0", "apiKeySha256": "%s", "requestsPerSecond": 100000,
-                      "tokensPerSecond": 100000000, "burstSeconds": 10}]}
-        """.formatted(Tenant.hashKey(TestTenants.key("tenant-0"))));
-    return ChildApp.start(RouterApp.class, rig.settings(), rig.stateDir().resolve("crash-router.log"),
-        RouterConfig.HTTP_PORT, Map.of(
-            RouterConfig.ROUTER_ID, "crash-router",
-            RouterConfig.GROUP_ID, PipelineNames.routerGroup(rig.catalogue()),
-            RouterConfig.TENANTS_FILE, tenants.toString()));
   }
 
   private static InferenceRequest request(final int i) {

@@ -22,8 +22,6 @@ import io.zerolayer.testsupport.PipelineRig;
 import io.zerolayer.testsupport.RecordCollector;
 import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.testsupport.TestTenants;
-import io.zerolayer.tokenbuffer.TokenBufferApp;
-import io.zerolayer.tokenbuffer.TokenBufferConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +54,7 @@ class TokenBufferCrashIT {
           new SimpleMeterRegistry()));
       final RecordCollector<String, ResponseChunk> responses = rig.responses();
       final InferenceClient client = rig.client();
-      ChildApp tokenBuffer = rig.open(startTokenBuffer(rig));
+      ChildApp tokenBuffer = rig.open(ChildProcesses.tokenBuffer(rig));
       await().atMost(Duration.ofSeconds(60)).until(() -> rig.fleet().instanceIds().stream()
           .allMatch(id -> router.heatmap().row(id) != null));
       tokenBuffer.awaitReady(Duration.ofSeconds(120));
@@ -75,7 +73,7 @@ class TokenBufferCrashIT {
 
       // When token-buffer is killed with kill -9 and started again on its state
       tokenBuffer.kill();
-      tokenBuffer = rig.open(startTokenBuffer(rig));
+      tokenBuffer = rig.open(ChildProcesses.tokenBuffer(rig));
 
       // Then the client reads every token exactly once, in order (the assembler refuses gaps and repeats)
       final Response response;
@@ -89,12 +87,5 @@ class TokenBufferCrashIT {
           .anyMatch(r -> r.key().equals("survives") && r.value().getLast()), Duration.ofSeconds(30)).stream()
           .filter(r -> r.key().equals("survives") && r.value().getLast())).hasSize(1);
     }
-  }
-
-  private static ChildApp startTokenBuffer(final PipelineRig rig) throws Exception {
-    return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve("token-buffer.log"),
-        TokenBufferConfig.HTTP_PORT, Map.of(
-            TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
-            TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString()));
   }
 }

@@ -11,8 +11,6 @@ import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
-import io.zerolayer.fleet.FleetApp;
-import io.zerolayer.fleet.FleetConfig;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.testsupport.Awaits;
 import io.zerolayer.testsupport.ChildApp;
@@ -24,7 +22,6 @@ import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.testsupport.TestTenants;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -45,7 +42,7 @@ class WorkerCrashIT {
       final RecordCollector<String, ResponseChunk> responses = rig.responses();
       final InferenceClient client = rig.client();
       // Given a sequence streaming on the only instance, a worker in its own process
-      final ChildApp doomed = rig.open(startFleetProcess(rig));
+      final ChildApp doomed = rig.open(ChildProcesses.fleet(rig));
       Awaits.routerSees(pipeline, List.of("proc-0"));
       final InferenceRequest request = InferenceRequest.newBuilder().setSequenceId("crashes").setTenantId("t")
           .setApiKey(TestTenants.key("t")).setPrompt("Tell a long story, slowly.").setMaxOutputTokens(1000)
@@ -70,13 +67,5 @@ class WorkerCrashIT {
         assertThat(all.get(all.size() - 1).getInstanceId()).isEqualTo("backup-0");
       }
     }
-  }
-
-  private static ChildApp startFleetProcess(final PipelineRig rig) throws Exception {
-    return ChildApp.start(FleetApp.class, rig.settings(), rig.stateDir().resolve("fleet-process.log"),
-        FleetConfig.HTTP_PORT, Map.of(
-            FleetConfig.INSTANCES, 1,
-            FleetConfig.ZONES, "zone-a",
-            FleetConfig.ID_PREFIX, "proc-"));
   }
 }

@@ -1,0 +1,50 @@
+package io.zerolayer.it;
+
+import io.zerolayer.deploy.stack.PipelineNames;
+import io.zerolayer.fleet.FleetApp;
+import io.zerolayer.fleet.FleetConfig;
+import io.zerolayer.router.RouterApp;
+import io.zerolayer.router.RouterConfig;
+import io.zerolayer.router.tenant.Tenant;
+import io.zerolayer.testsupport.ChildApp;
+import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.TestTenants;
+import io.zerolayer.tokenbuffer.TokenBufferApp;
+import io.zerolayer.tokenbuffer.TokenBufferConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** The apps the crash tests run in processes of their own, on a rig's topics, to kill with {@code kill -9}. */
+final class ChildProcesses {
+
+  private ChildProcesses() {
+  }
+
+  /** One simulated instance, {@code proc-0} in zone-a. */
+  static ChildApp fleet(final PipelineRig rig) throws Exception {
+    return ChildApp.start(FleetApp.class, rig.settings(), rig.stateDir().resolve("fleet-process.log"),
+        FleetConfig.HTTP_PORT, Map.of(FleetConfig.INSTANCES, 1, FleetConfig.ZONES, "zone-a",
+            FleetConfig.ID_PREFIX, "proc-"));
+  }
+
+  /** token-buffer on the rig's state directory, so that a restart finds its stores. */
+  static ChildApp tokenBuffer(final PipelineRig rig) throws Exception {
+    return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve("token-buffer.log"),
+        TokenBufferConfig.HTTP_PORT, Map.of(
+            TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
+            TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString()));
+  }
+
+  /** A router named {@code crash-router} in the rig's router group, serving one unlimited tenant. */
+  static ChildApp router(final PipelineRig rig, final String tenantId) throws Exception {
+    final Path tenants = Files.writeString(rig.stateDir().resolve("tenants.json"), """
+        {"tenants": [{"id": "%s", "apiKeySha256": "%s", "requestsPerSecond": 100000,
+                      "tokensPerSecond": 100000000, "burstSeconds": 10}]}
+        """.formatted(tenantId, Tenant.hashKey(TestTenants.key(tenantId))));
+    return ChildApp.start(RouterApp.class, rig.settings(), rig.stateDir().resolve("crash-router.log"),
+        RouterConfig.HTTP_PORT, Map.of(RouterConfig.ROUTER_ID, "crash-router",
+            RouterConfig.GROUP_ID, PipelineNames.routerGroup(rig.catalogue()), RouterConfig.TENANTS_FILE,
+            tenants.toString()));
+  }
+}
