@@ -39,12 +39,14 @@ final class ChunkWatcher<V> implements AutoCloseable {
 
   /**
    * @param sequenceOf the sequence a record belongs to
+   * @param committedOnly whether records count once their transaction committed, as most readers
+   *     see them, or once written, as a worker reads its tasks
    */
   ChunkWatcher(final ClusterSettings cluster, final String topic, final Deserializer<V> values,
-      final Function<V, String> sequenceOf) throws InterruptedException {
+      final Function<V, String> sequenceOf, final boolean committedOnly) throws InterruptedException {
     this.sequenceOf = sequenceOf;
     final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
-    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, committedOnly ? "read_committed" : "read_uncommitted");
     props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
     consumer = new KafkaConsumer<>(props, new StringDeserializer(), values);
     reader = new Thread(() -> read(topic), "watch-" + topic);

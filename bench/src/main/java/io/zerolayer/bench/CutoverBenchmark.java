@@ -55,7 +55,7 @@ public final class CutoverBenchmark {
     int identical = 0;
     try (ContractSerdes serdes = new ContractSerdes(cluster.serdes());
         ChunkWatcher<StallDetected> stalls = new ChunkWatcher<>(cluster, cluster.catalogue().name(Topics.STALLS),
-            serdes.value(Topics.STALLS).deserializer(), StallDetected::getSequenceId);
+            serdes.value(Topics.STALLS).deserializer(), StallDetected::getSequenceId, true);
         InferenceClient client = new InferenceClient(cluster, serdes, chunk -> {
           if (!chunk.getTokens().isEmpty()) {
             handed.computeIfAbsent(chunk.getSequenceId(), id -> new CopyOnWriteArrayList<>())

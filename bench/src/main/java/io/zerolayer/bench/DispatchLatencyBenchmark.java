@@ -57,7 +57,7 @@ public final class DispatchLatencyBenchmark {
     final List<String> measured = new ArrayList<>();
     try (ContractSerdes serdes = new ContractSerdes(cluster.serdes());
         ChunkWatcher<DispatchTask> watcher = new ChunkWatcher<>(cluster, cluster.catalogue().name(Topics.DISPATCH),
-            serdes.value(Topics.DISPATCH).deserializer(), DispatchTask::getSequenceId);
+            serdes.value(Topics.DISPATCH).deserializer(), DispatchTask::getSequenceId, true);
         KafkaProducer<String, InferenceRequest> producer = producer(serdes)) {
       final int total = load.warmup() + load.measured();
       final long intervalNanos = TimeUnit.SECONDS.toNanos(1) / load.perSecond();
@@ -109,7 +109,7 @@ public final class DispatchLatencyBenchmark {
     out.println("| from the request record's timestamp to | p50 ms | p90 ms | p99 ms | max ms |");
     out.println("|---|---:|---:|---:|---:|");
     row("dispatch record written (router decided)", new Percentiles(written));
-    row("dispatch readable by the worker (committed)", new Percentiles(visible));
+    row("dispatch readable by committed readers (the router committed)", new Percentiles(visible));
     out.printf("%nInside the router, over the whole run (%s):%n%n", "Micrometer percentiles");
     out.println("| router transaction part | p50 ms | p99 ms | max ms | transactions |");
     out.println("|---|---:|---:|---:|---:|");

@@ -35,7 +35,7 @@ final class LiveLatencyBenchmark {
       throws InterruptedException {
     try (ContractSerdes serdes = new ContractSerdes(cluster.serdes());
         ChunkWatcher<InstanceScore> rows = new ChunkWatcher<>(cluster, cluster.catalogue().name(Topics.INSTANCE_SCORES),
-            serdes.value(Topics.INSTANCE_SCORES).deserializer(), InstanceScore::getInstanceId);
+            serdes.value(Topics.INSTANCE_SCORES).deserializer(), InstanceScore::getInstanceId, true);
         TelemetrySender sender = new TelemetrySender(cluster, serdes, 0)) {
       final long startMs = System.currentTimeMillis();
       final long fromMs = startMs + warmup.toMillis();

@@ -44,19 +44,20 @@ final class WaterfallProbe implements AutoCloseable {
 
   WaterfallProbe(final ClusterSettings cluster, final ContractSerdes serdes) throws InterruptedException {
     requireNonNull(cluster, "cluster");
-    requests = watch(cluster, serdes, Topics.REQUESTS, InferenceRequest::getSequenceId);
-    decisions = watch(cluster, serdes, Topics.DECISIONS, RoutingDecision::getSequenceId);
-    dispatches = watch(cluster, serdes, Topics.DISPATCH, DispatchTask::getSequenceId);
-    tokens = watch(cluster, serdes, Topics.TOKENS, TokenChunk::getSequenceId);
-    completions = watch(cluster, serdes, Topics.COMPLETIONS, Completion::getSequenceId);
+    requests = watch(cluster, serdes, Topics.REQUESTS, InferenceRequest::getSequenceId, true);
+    decisions = watch(cluster, serdes, Topics.DECISIONS, RoutingDecision::getSequenceId, true);
+    // Workers take tasks as the router writes them, before its transaction commits.
+    dispatches = watch(cluster, serdes, Topics.DISPATCH, DispatchTask::getSequenceId, false);
+    tokens = watch(cluster, serdes, Topics.TOKENS, TokenChunk::getSequenceId, true);
+    completions = watch(cluster, serdes, Topics.COMPLETIONS, Completion::getSequenceId, true);
     client = new InferenceClient(cluster, serdes, this::read);
   }
 
   private static <V extends SpecificRecord> ChunkWatcher<V> watch(final ClusterSettings cluster,
-      final ContractSerdes serdes, final Topic<String, V> topic, final Function<V, String> sequenceOf)
-      throws InterruptedException {
+      final ContractSerdes serdes, final Topic<String, V> topic, final Function<V, String> sequenceOf,
+      final boolean committedOnly) throws InterruptedException {
     return new ChunkWatcher<>(cluster, cluster.catalogue().name(topic), serdes.value(topic).deserializer(),
-        sequenceOf);
+        sequenceOf, committedOnly);
   }
 
   private void read(final ResponseChunk chunk) {

@@ -24,7 +24,7 @@ public final class WaterfallReport {
   private static final List<Segment> SEGMENTS = List.of(
       new Segment("client send -> request readable on the ingress topic", h -> h.ackedMs() - h.sentMs()),
       new Segment("-> router decided", h -> h.decidedMs() - h.ackedMs()),
-      new Segment("-> dispatch readable (committed)", h -> h.dispatchVisibleMs() - h.decidedMs()),
+      new Segment("-> dispatch readable by the worker", h -> h.dispatchVisibleMs() - h.decidedMs()),
       new Segment("-> worker took the task", h -> h.workerStartMs() - h.dispatchVisibleMs()),
       new Segment("-> engine emitted the first chunk (engine TTFT)", HopTimes::engineTtftMs),
       new Segment("-> first chunk readable on the token topic", h -> h.firstChunkOnTokensMs() - h.engineFirstTokenMs()),

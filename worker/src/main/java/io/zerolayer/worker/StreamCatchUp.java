@@ -56,15 +56,19 @@ final class StreamCatchUp implements AutoCloseable {
   }
 
   /**
-   * The stream's tokens at the attempt's claim, or empty when the claim did not make the attempt
-   * the owner (a newer attempt owns the stream, or the stream had ended): it must not generate.
+   * The stream's tokens at the attempt's claim, or empty when the claim did not make this run of
+   * the attempt the owner (a newer attempt or another run owns the stream, or the stream had
+   * ended): it must not generate.
+   *
+   * @param attemptId this run's id, which its claim carries
    *
    * @throws IllegalStateException when the log cannot be read up to the claim in time
    */
-  synchronized Optional<List<String>> at(final DispatchTask task, final RecordMetadata claim) {
+  synchronized Optional<List<String>> at(final DispatchTask task, final String attemptId,
+      final RecordMetadata claim) {
     final List<String> tokens = new ArrayList<>(task.getPrefix());
     TokenStreamRules.Owner owner = task.getStreamOwner() == null ? null
-        : new TokenStreamRules.Owner(task.getStreamEpoch(), task.getStreamOwner());
+        : new TokenStreamRules.Owner(task.getStreamEpoch(), task.getStreamOwner(), task.getStreamAttempt());
     final TopicPartition partition = new TopicPartition(claim.topic(), claim.partition());
     consumer.assign(List.of(partition));
     consumer.seek(partition, task.getPrefixOffset() + 1);
@@ -91,8 +95,8 @@ final class StreamCatchUp implements AutoCloseable {
         owner = TokenStreamRules.Owner.of(chunk);
       }
     }
-    final boolean owns = owner != null && owner.epoch() == task.getEpoch() && owner.instanceId()
-        .equals(task.getInstanceId());
+    final boolean owns = owner != null && owner.equals(new TokenStreamRules.Owner(task.getEpoch(),
+        task.getInstanceId(), attemptId));
     return owns ? Optional.of(tokens) : Optional.empty();
   }
 

@@ -9,6 +9,7 @@ import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -30,6 +31,8 @@ final class TaskRun implements Runnable, TokenSink {
   private final InferenceEngine engine;
   private final WorkerOutput output;
   private final StreamCatchUp catchUp;
+  /** This run's own id: a second run of the task (delivered again) is another owner of the stream. */
+  private final String attemptId = UUID.randomUUID().toString();
   private final AtomicBoolean cancelled = new AtomicBoolean();
   private final AtomicBoolean sendFailed = new AtomicBoolean();
   private final AtomicBoolean started = new AtomicBoolean();
@@ -115,7 +118,7 @@ final class TaskRun implements Runnable, TokenSink {
       return Optional.of(task);
     }
     final RecordMetadata at = output.claim(claim).get(CLAIM_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-    final Optional<List<String>> prefix = catchUp.at(task, at);
+    final Optional<List<String>> prefix = catchUp.at(task, attemptId, at);
     prefix.ifPresent(tokens -> {
       resumedFrom = tokens.size();
       nextIndex = tokens.size();
@@ -191,6 +194,7 @@ final class TaskRun implements Runnable, TokenSink {
         .setPrefixOffset(task.getPrefixOffset())
         .setStreamEpoch(task.getStreamEpoch())
         .setStreamOwner(task.getStreamOwner())
+        .setStreamAttempt(task.getStreamAttempt())
         .setReason(why)
         .setRequestPartition(task.getRequestPartition())
         .setRequestOffset(task.getRequestOffset())
@@ -209,6 +213,7 @@ final class TaskRun implements Runnable, TokenSink {
         .setSequenceId(task.getSequenceId())
         .setEpoch(task.getEpoch())
         .setInstanceId(task.getInstanceId())
+        .setAttemptId(attemptId)
         .setStartIndex(nextIndex)
         .setTokens(List.copyOf(tokens))
         .setLast(last)

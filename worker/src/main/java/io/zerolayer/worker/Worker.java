@@ -111,7 +111,12 @@ public final class Worker implements AutoCloseable {
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "zerolayer-worker-" + instanceId);
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    // A task is taken as soon as the router wrote it, not at its transaction's commit, which is
+    // the largest part of the way to the first token. A task of a transaction that is then aborted
+    // (the router re-decides the request) may run too: its claim and tokens are an attempt of the
+    // same request under the same epoch, and the tokens log's rules give the stream to one run
+    // only, so no reader gets a token of two (TokenStreamRules).
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
     return props;
   }
 

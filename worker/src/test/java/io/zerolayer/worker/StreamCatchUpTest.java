@@ -32,18 +32,18 @@ class StreamCatchUpTest {
   void shouldAddWhatTheOldAttemptSentAfterThePrefixUpToTheClaim() {
     append(11, chunk(1, "gpu-1", 2, "c"));
     append(12, chunk(5, "gpu-9", 0, "other sequence"));
-    append(13, chunk(2, "gpu-5", 2));
+    append(13, claim("run-1"));
     append(14, chunk(1, "gpu-1", 3, "after the claim"));
 
-    assertThat(catchUp.at(resumed(), claimAt(13))).contains(List.of("a", "b", "c"));
+    assertThat(catchUp.at(resumed(), "run-1", claimAt(13))).contains(List.of("a", "b", "c"));
   }
 
   @Test
   void shouldNotLetTheAttemptGenerateWhenANewerOneTookTheStreamFirst() {
     append(11, chunk(3, "gpu-7", 2));
-    append(12, chunk(2, "gpu-5", 2));
+    append(12, claim("run-1"));
 
-    assertThat(catchUp.at(resumed(), claimAt(12))).isEmpty();
+    assertThat(catchUp.at(resumed(), "run-1", claimAt(12))).isEmpty();
   }
 
   @Test
@@ -51,12 +51,24 @@ class StreamCatchUpTest {
     final TokenChunk last = chunk(1, "gpu-1", 2, "c");
     last.setLast(true);
     append(11, last);
-    append(12, chunk(2, "gpu-5", 2));
+    append(12, claim("run-1"));
 
-    assertThat(catchUp.at(resumed(), claimAt(12))).isEmpty();
+    assertThat(catchUp.at(resumed(), "run-1", claimAt(12))).isEmpty();
   }
 
   /** Puts a record in the log, once the catch-up has assigned itself the partition. */
+  @Test
+  void shouldNotLetTheAttemptGenerateWhenAnotherRunOfTheSameTaskClaimedFirst() {
+    append(11, claim("run-0"));
+    append(12, claim("run-1"));
+
+    assertThat(catchUp.at(resumed(), "run-1", claimAt(12))).isEmpty();
+  }
+
+  private static TokenChunk claim(final String attemptId) {
+    return TokenChunk.newBuilder(chunk(2, "gpu-5", 2)).setAttemptId(attemptId).build();
+  }
+
   private void append(final long offset, final TokenChunk chunk) {
     final ConsumerRecord<String, byte[]> record = new ConsumerRecord<>(PARTITION.topic(), PARTITION.partition(),
         offset, chunk.getSequenceId(), serializer.serialize(PARTITION.topic(), chunk));

@@ -116,6 +116,7 @@ public final class RouterRecords {
         .setPrefixOffset(resumed == null ? -1 : resumed.getPrefixOffset())
         .setStreamEpoch(resumed == null ? 0 : resumed.getStreamEpoch())
         .setStreamOwner(resumed == null ? null : resumed.getStreamOwner())
+        .setStreamAttempt(resumed == null ? null : resumed.getStreamAttempt())
         .build();
   }
 

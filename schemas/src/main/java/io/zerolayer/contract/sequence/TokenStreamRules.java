@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.TokenChunk;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Which workers' chunks make up a sequence's token stream, decided by the order of the tokens
@@ -21,8 +22,9 @@ import java.util.List;
  *   <li>A chunk with tokens of a newer epoch takes the stream over only at exactly the index the
  *       stream has reached: one that starts before would continue a text the stream does not
  *       have, and is refused ({@link Verdict#BEHIND}).
- *   <li>After that, a chunk of an older epoch, or of the owner's epoch from another instance, is
- *       refused; the owner's chunks are de-duplicated by index and may not leave a gap.
+ *   <li>After that, a chunk of an older epoch, or of the owner's epoch from another instance or
+ *       another run ({@link TokenChunk#getAttemptId()}) of the task, is refused; the owner's
+ *       chunks are de-duplicated by index and may not leave a gap.
  *   <li>A chunk that reports a failure is never part of the stream and takes nothing over.
  * </ul>
  */
@@ -40,7 +42,7 @@ public final class TokenStreamRules {
     GAP,
     /** A newer attempt that starts before the stream's end: it resumed from a shorter prefix. */
     BEHIND,
-    /** The owner's epoch, from another instance. */
+    /** The owner's epoch, from another instance or another run on its instance. */
     NOT_OWNER,
     /** An epoch older than the owner's. */
     STALE_EPOCH,
@@ -58,8 +60,9 @@ public final class TokenStreamRules {
    *
    * @param epoch the attempt's epoch
    * @param instanceId the instance that runs it
+   * @param attemptId the run ({@link TokenChunk#getAttemptId()}), or null from a writer that predates it
    */
-  public record Owner(int epoch, String instanceId) {
+  public record Owner(int epoch, String instanceId, String attemptId) {
 
     public Owner {
       requireNonNull(instanceId, "instanceId");
@@ -67,12 +70,13 @@ public final class TokenStreamRules {
 
     /** The owner of a stream whose chunk {@code chunk} joined it. */
     public static Owner of(final TokenChunk chunk) {
-      return new Owner(chunk.getEpoch(), chunk.getInstanceId());
+      return new Owner(chunk.getEpoch(), chunk.getInstanceId(), chunk.getAttemptId());
     }
 
-    /** Whether the chunk comes from this attempt. */
+    /** Whether the chunk comes from this attempt's run. */
     public boolean sent(final TokenChunk chunk) {
-      return epoch == chunk.getEpoch() && instanceId.equals(chunk.getInstanceId());
+      return epoch == chunk.getEpoch() && instanceId.equals(chunk.getInstanceId())
+          && Objects.equals(attemptId, chunk.getAttemptId());
     }
   }
 
@@ -102,7 +106,7 @@ public final class TokenStreamRules {
     if (chunk.getEpoch() < owner.epoch()) {
       return Verdict.STALE_EPOCH;
     }
-    if (!owner.instanceId().equals(chunk.getInstanceId())) {
+    if (!owner.sent(chunk)) {
       return Verdict.NOT_OWNER;
     }
     if (start > nextIndex) {

@@ -63,14 +63,15 @@ public final class SequenceDecisions {
       final long nowMs) {
     final boolean sameAttempt = current != null && current.getEpoch() == decision.getEpoch()
         && decision.getInstanceId() != null && decision.getInstanceId().equals(current.getOwner());
-    final boolean streaming = current != null && current.getStreamEpoch() == decision.getEpoch()
-        && decision.getInstanceId() != null && decision.getInstanceId().equals(current.getStreamOwner());
+    final boolean streaming = current != null && current.getStreamOwner() != null
+        && current.getStreamEpoch() == decision.getEpoch();
     return SequenceState.newBuilder()
         .setSequenceId(decision.getSequenceId())
         .setEpoch(decision.getEpoch())
         .setOwner(decision.getInstanceId())
         .setStreamEpoch(current == null ? 0 : current.getStreamEpoch())
         .setStreamOwner(current == null ? null : current.getStreamOwner())
+        .setStreamAttempt(current == null ? null : current.getStreamAttempt())
         .setLastChunkOffset(current == null ? -1 : current.getLastChunkOffset())
         .setOutcome(decision.getOutcome())
         .setTraceId(decision.getTraceId())

@@ -79,6 +79,7 @@ public final class SequenceLedger {
     final SequenceState.Builder next = SequenceState.newBuilder(base)
         .setStreamEpoch(chunk.getEpoch())
         .setStreamOwner(chunk.getInstanceId())
+        .setStreamAttempt(chunk.getAttemptId())
         .setLastChunkOffset(offset)
         .setTokenCount(base.getTokenCount() + fresh.size())
         .setAttemptTokens(attemptTokens)
@@ -151,7 +152,7 @@ public final class SequenceLedger {
   /** The attempt that owns the stream, or null before any chunk joined it. */
   static TokenStreamRules.Owner streamOwner(final SequenceState state) {
     return state.getStreamOwner() == null ? null
-        : new TokenStreamRules.Owner(state.getStreamEpoch(), state.getStreamOwner());
+        : new TokenStreamRules.Owner(state.getStreamEpoch(), state.getStreamOwner(), state.getStreamAttempt());
   }
 
   private static String finishReason(final TokenChunk chunk) {

@@ -87,10 +87,10 @@ final class SequenceSweeper {
     final String reason = detector.check(sequence, window, nowMs, ownerTrouble(sequence, owners, nowMs),
         pace.slow());
     if (window.rateCheckedAt(nowMs)) {
-      pace.note(sequence.getOwner(), window.slowing());
+      pace.note(StallDetector.watched(sequence), window.slowing());
     }
     if (reason != null && detector.stopped(sequence, nowMs)) {
-      silentOwners.stopped(sequence.getOwner(), key, nowMs);
+      silentOwners.stopped(StallDetector.watched(sequence), key, nowMs);
     }
     if (reason != null) {
       sequences.put(key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch()).build());
@@ -100,12 +100,13 @@ final class SequenceSweeper {
 
   /** Why the owner must give the sequence up now: the heatmap's say, else a silent engine's; or null. */
   private String ownerTrouble(final SequenceState sequence, final OwnerHealth owners, final long nowMs) {
-    if (sequence.getOwner() == null) {
+    final String watched = StallDetector.watched(sequence);
+    if (watched == null) {
       return null;
     }
     final boolean started = StallDetector.started(sequence);
-    final String trouble = owners.trouble(sequence.getOwner(), started);
-    return trouble != null || started ? trouble : silentOwners.trouble(sequence.getOwner(), nowMs);
+    final String trouble = owners.trouble(watched, started);
+    return trouble != null || started ? trouble : silentOwners.trouble(watched, nowMs);
   }
 
   /** The report a backup resumes from: the sequence's tokens so far go with it, for the engine to continue. */
@@ -114,12 +115,13 @@ final class SequenceSweeper {
     return StallDetected.newBuilder()
         .setSequenceId(sequence.getSequenceId())
         .setEpoch(sequence.getEpoch())
-        .setInstanceId(sequence.getOwner())
+        .setInstanceId(StallDetector.watched(sequence))
         .setNextIndex(prefix.size())
         .setPrefix(prefix)
         .setPrefixOffset(sequence.getLastChunkOffset())
         .setStreamEpoch(sequence.getStreamEpoch())
         .setStreamOwner(sequence.getStreamOwner())
+        .setStreamAttempt(sequence.getStreamAttempt())
         .setBehindAttempts(sequence.getBehindAttempts())
         .setReason(reason)
         .setRequestPartition(sequence.getRequestPartition())

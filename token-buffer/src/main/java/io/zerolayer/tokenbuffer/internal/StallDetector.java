@@ -108,10 +108,19 @@ public final class StallDetector {
     return started(sequence) && nowMs - sequence.getLastProgressMs() >= (SLOW_CHECKS - 1) * checkIntervalMs;
   }
 
-  /** Whether the watched attempt owns the token stream and has sent tokens into it. */
+  /**
+   * Whether an attempt of the decided epoch owns the token stream and has sent tokens into it:
+   * the decided one, or another run of its task (one a worker took from a router transaction that
+   * was then aborted), which is watched in its place.
+   */
   static boolean started(final SequenceState sequence) {
-    return sequence.getAttemptTokens() > 0 && sequence.getStreamEpoch() == sequence.getEpoch()
-        && sequence.getOwner() != null && sequence.getOwner().equals(sequence.getStreamOwner());
+    return sequence.getAttemptTokens() > 0 && sequence.getStreamOwner() != null
+        && sequence.getStreamEpoch() == sequence.getEpoch();
+  }
+
+  /** The instance whose silence or trouble counts: the stream's owner once started, else the decided one. */
+  static String watched(final SequenceState sequence) {
+    return started(sequence) ? sequence.getStreamOwner() : sequence.getOwner();
   }
 
   /** The sequence's rate after {@code newTokens} came {@code elapsedMs} after the previous ones. */

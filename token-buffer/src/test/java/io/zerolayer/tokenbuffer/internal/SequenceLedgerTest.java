@@ -112,6 +112,18 @@ class SequenceLedgerTest {
   }
 
   @Test
+  void shouldRefuseASecondRunOfTheSameTaskOnTheSameInstance() {
+    final SequenceState first = decide(null, decision(1, RoutingOutcome.DIRECT)).state();
+    final TokenChunk runA = TokenChunk.newBuilder(chunk(1, 0, "a", "b")).setAttemptId("run-a").build();
+    final SequenceState two = SequenceLedger.accept(first, runA, 0, NOW).state();
+
+    // Delivered again after a restart, the task runs anew: its text need not continue run-a's.
+    final TokenChunk runB = TokenChunk.newBuilder(chunk(1, 0, "x", "y", "z")).setAttemptId("run-b").build();
+
+    assertThat(SequenceLedger.accept(two, runB, 1, NOW).verdict()).isEqualTo(Verdict.NOT_OWNER);
+  }
+
+  @Test
   void shouldGiveTheStreamToTheFirstAttemptInTheLogWhenTwoRunUnderOneEpoch() {
     final SequenceState claimed = SequenceLedger.accept(null, from("gpu-2", chunk(1, 0)), 0, NOW).state();
 

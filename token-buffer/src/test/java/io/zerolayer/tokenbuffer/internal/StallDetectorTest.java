@@ -112,6 +112,17 @@ class StallDetectorTest {
   }
 
   @Test
+  void shouldWatchAnotherRunOfTheDecidedEpochThatOwnsTheStreamInItsPlace() {
+    final SequenceState adopted = streaming(10, 100.0, 1_000);
+    adopted.setStreamOwner("gpu-2");
+
+    assertThat(StallDetector.started(adopted)).isTrue();
+    assertThat(StallDetector.watched(adopted)).isEqualTo("gpu-2");
+    adopted.setStreamEpoch(0);
+    assertThat(StallDetector.watched(adopted)).isEqualTo("gpu-1");
+  }
+
+  @Test
   void shouldReportAStreamingSequenceWhoseOwnerTheHeatmapEjectedAtOnce() {
     final StallDetector.Window window = new StallDetector.Window();
     final SequenceState streaming = streaming(10, 100.0, 1_000);
