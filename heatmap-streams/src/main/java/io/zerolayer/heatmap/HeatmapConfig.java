@@ -84,7 +84,7 @@ public final class HeatmapConfig extends AbstractConfig {
           "Silence after which an instance leaves the stores and the heatmap (a tombstone row), in ms.")
       .define(ROCKSDB_MEMORY_BYTES, Type.LONG, 64L * 1024 * 1024, Range.atLeast(1024L * 1024), Importance.MEDIUM,
           "Bytes of block cache and memtables shared by every RocksDB store of the process.")
-      .define(CACHE_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, Range.atLeast(0L), Importance.MEDIUM,
+      .define(CACHE_MAX_BYTES, Type.LONG, 128L * 1024 * 1024, Range.atLeast(0L), Importance.MEDIUM,
           "Bytes of the record cache in front of the stores written on every sample (heap).")
       .define(DEFAULT_LATENCY_INTERCEPT_MS, Type.DOUBLE, 40.0, Range.atLeast(0.0), Importance.LOW,
           "Latency model intercept used until an instance has completions, in ms.")
