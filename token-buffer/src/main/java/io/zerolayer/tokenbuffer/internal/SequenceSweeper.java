@@ -83,7 +83,7 @@ final class SequenceSweeper {
   void check(final KeyValueStore<String, SequenceState> sequences, final TokenStore tokens, final String key,
       final SequenceState sequence, final long nowMs, final OwnerHealth owners,
       final BiConsumer<String, StallDetected> stalls) {
-    final StallDetector.Window window = windows.computeIfAbsent(key, k -> new StallDetector.Window());
+    final StallDetector.Window window = windows.computeIfAbsent(key, k -> new StallDetector.Window(nowMs));
     final String reason = detector.check(sequence, window, nowMs, ownerTrouble(sequence, owners, nowMs),
         pace.slow());
     if (window.rateCheckedAt(nowMs)) {

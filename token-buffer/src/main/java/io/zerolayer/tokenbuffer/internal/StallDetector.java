@@ -33,12 +33,22 @@ public final class StallDetector {
 
   /**
    * What the checks of one sequence remember between two checks. It lives in memory only: after
-   * a restart or a rebalance the rate rule needs three fresh checks, the timeouts none.
+   * a restart or a rebalance the rate rule needs three fresh checks, and the timeouts run from
+   * when this instance first checked the sequence, since the stored progress times say nothing
+   * of the tokens written while no instance was reading.
    */
   static final class Window {
+    private final long firstCheckedMs;
     private int tokensAtLastCheck = -1;
     private int slowChecks;
     private long rateCheckedAtMs = -1;
+
+    /**
+     * @param firstCheckedMs when this instance checks the sequence for the first time
+     */
+    Window(final long firstCheckedMs) {
+      this.firstCheckedMs = firstCheckedMs;
+    }
 
     /** Whether the rate rule measured the sequence at {@code nowMs}. */
     boolean rateCheckedAt(final long nowMs) {
@@ -72,11 +82,13 @@ public final class StallDetector {
     }
     if (!started(sequence)) {
       // Before its first token, an attempt whose worker says it is alive (queued) is not stalled.
-      final long quietMs = nowMs - Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs());
+      final long quietMs = nowMs - Math.max(Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs()),
+          window.firstCheckedMs);
       return quietMs > streamTimeoutMs ? "no first token and no word from the worker within " + streamTimeoutMs
           + " ms" : null;
     }
-    if (silent(sequence, nowMs)) {
+    if (started(sequence) && nowMs - Math.max(sequence.getLastProgressMs(), window.firstCheckedMs)
+        > instanceTimeoutMs) {
       return "no token within " + instanceTimeoutMs + " ms";
     }
     final int tokens = sequence.getTokenCount();
@@ -91,11 +103,6 @@ public final class StallDetector {
           100 * (1 - RATE_FLOOR), SLOW_CHECKS, sequence.getRateTokensPerS());
     }
     return null;
-  }
-
-  /** Whether the attempt sent tokens and then none within the instance timeout. */
-  private boolean silent(final SequenceState sequence, final long nowMs) {
-    return started(sequence) && nowMs - sequence.getLastProgressMs() > instanceTimeoutMs;
   }
 
   /**

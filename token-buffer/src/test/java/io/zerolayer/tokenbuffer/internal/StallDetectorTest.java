@@ -12,7 +12,7 @@ class StallDetectorTest {
 
   private final StallDetector detector = new StallDetector(Duration.ofMillis(1200), Duration.ofMillis(3000),
       Duration.ofMillis(100));
-  private final StallDetector.Window window = new StallDetector.Window();
+  private final StallDetector.Window window = new StallDetector.Window(0);
 
   @Test
   void shouldReportNoTokenWithinTheInstanceTimeout() {
@@ -112,6 +112,17 @@ class StallDetectorTest {
   }
 
   @Test
+  void shouldTimeASilenceFromTheFirstCheckOfARestartedInstanceNotFromTheStoredProgress() {
+    final SequenceState before = streaming(10, 100.0, 1_000);
+
+    // Progress stored at 1 s; this instance, started after a crash, first checks it at 30 s.
+    final StallDetector.Window fresh = new StallDetector.Window(30_000);
+
+    assertThat(detector.check(before, fresh, 30_100, null, false)).isNull();
+    assertThat(detector.check(before, fresh, 31_300, null, false)).isEqualTo("no token within 1200 ms");
+  }
+
+  @Test
   void shouldWatchAnotherRunOfTheDecidedEpochThatOwnsTheStreamInItsPlace() {
     final SequenceState adopted = streaming(10, 100.0, 1_000);
     adopted.setStreamOwner("gpu-2");
@@ -124,7 +135,7 @@ class StallDetectorTest {
 
   @Test
   void shouldReportAStreamingSequenceWhoseOwnerTheHeatmapEjectedAtOnce() {
-    final StallDetector.Window window = new StallDetector.Window();
+    final StallDetector.Window window = new StallDetector.Window(0);
     final SequenceState streaming = streaming(10, 100.0, 1_000);
 
     assertThat(detector.check(streaming, window, 1_001, "owner gpu-1 ejected by the heatmap (fragmentation)", false))
