@@ -71,7 +71,7 @@ class RepeatedCrashIT {
   @Timeout(value = 6, unit = TimeUnit.MINUTES)
   void shouldGiveEveryClientEveryTokenOnceInOrderWhenTokenBufferIsKilledTenTimes(
       final TestCluster.Handle cluster) throws Exception {
-    try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard())
+    try (PipelineRig rig = PipelineRig.on(cluster).fleet(3, List.of("zone-a"), GpuProfile.standard())
         .withoutPipeline().start()) {
       final ClusterSettings settings = rig.settings();
       rig.open(HeatmapApp.start(settings, new HeatmapConfig(Map.of(
