@@ -48,7 +48,7 @@ final class UpCommand implements Callable<Integer> {
     deployment.start(workDir, instances, zones, DemoRequests.TENANTS,
         new FleetConfig(Map.of()).httpPort(), true);
     new DemoRequests(deployment.settings(), System.out).run(requests);
-    deployment.printEndpoints();
+    deployment.printEndpoints(DemoRequests.API_KEY);
     if (exitAfterRequests) {
       return 0;
     }

@@ -56,7 +56,8 @@ public final class InferenceClient implements AutoCloseable {
   private final String requestTopic;
   private final String responseTopic;
   private final String tokenTopic;
-  private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+  private final Map<String, PendingResponse> pending = new ConcurrentHashMap<>();
+  private final Map<String, FollowedStream> followers = new ConcurrentHashMap<>();
   private final Thread reader;
   private final CountDownLatch positioned = new CountDownLatch(1);
   private volatile boolean running = true;
@@ -106,6 +107,19 @@ public final class InferenceClient implements AutoCloseable {
 
   /** Publishes a request; the future completes with its whole response stream. */
   public CompletableFuture<Response> submit(final InferenceRequest request) {
+    return submit(request, chunk -> { });
+  }
+
+  /**
+   * Publishes a request and hands its stream on as it comes; the future completes with the whole
+   * stream.
+   *
+   * @param listener called on the reader thread with the request's tokens as they are read, each
+   *     index once and in order, then with its last chunk (outcome, usage); must not block. A chunk
+   *     read from a worker carries the instance, the epoch and how the attempt was routed.
+   */
+  public CompletableFuture<Response> submit(final InferenceRequest request, final Consumer<ResponseChunk> listener) {
+    requireNonNull(listener, "listener");
     if (request.getReplyTopic() != null) {
       return CompletableFuture.failedFuture(new IllegalArgumentException("This client reads the response topic of"
           + " the catalogue; to use reply topic " + request.getReplyTopic() + ", read it with a consumer of your own"));
@@ -113,20 +127,58 @@ public final class InferenceClient implements AutoCloseable {
     if (failure != null) {
       return CompletableFuture.failedFuture(failure);
     }
-    final Pending entry = new Pending(request.getSequenceId());
+    final PendingResponse entry = new PendingResponse(request.getSequenceId(), chunk -> {
+      chunkObserver.accept(chunk);
+      listener.accept(chunk);
+    });
     pending.put(request.getSequenceId(), entry);
     try {
       producer.send(new ProducerRecord<>(requestTopic, request.getSequenceId(), request), (metadata, error) -> {
         if (error != null) {
           pending.remove(request.getSequenceId());
-          entry.future.completeExceptionally(error);
+          entry.fail(error);
         }
       });
     } catch (final KafkaException e) {
       pending.remove(request.getSequenceId());
-      entry.future.completeExceptionally(e);
+      entry.fail(e);
     }
-    return entry.future;
+    return entry.future();
+  }
+
+  /**
+   * Follows a sequence from where it stands, without publishing anything: reads its durable
+   * response stream from now on, and hands it on once {@link FollowedStream#start} says what was
+   * persisted before; {@link FollowedStream#stop} ends it. A sequence this client submitted can
+   * be followed too (its first connection may not have noticed yet that its client is gone), but
+   * by one follower at a time.
+   *
+   * @param listener called on the reader thread with each new part of the stream after the
+   *     persisted tokens, then with its last chunk; must not block
+   * @throws IllegalStateException when this client already follows the sequence
+   */
+  public FollowedStream follow(final String sequenceId, final Consumer<ResponseChunk> listener) {
+    requireNonNull(sequenceId, "sequenceId");
+    if (failure != null) {
+      throw new IllegalStateException("The response reader stopped: " + failure.getMessage(), failure);
+    }
+    final FollowedStream followed = new FollowedStream(sequenceId, listener);
+    if (followers.putIfAbsent(sequenceId, followed) != null) {
+      throw new IllegalStateException("This client already follows the stream of " + sequenceId);
+    }
+    followed.future().whenComplete((response, error) -> followers.remove(sequenceId, followed));
+    return followed;
+  }
+
+  /**
+   * Stops waiting for a request (its client went away): its future fails, and nothing more of its
+   * stream is handed on.
+   */
+  public void abandon(final String sequenceId) {
+    final PendingResponse entry = pending.remove(sequenceId);
+    if (entry != null) {
+      entry.fail(new IllegalStateException("the response of " + sequenceId + " was abandoned"));
+    }
   }
 
   private void read() {
@@ -176,7 +228,8 @@ public final class InferenceClient implements AutoCloseable {
 
   /** Hands a record to its pending request; false when it must be read again later. */
   private boolean readable(final ConsumerRecord<String, byte[]> record) {
-    if (record.key() == null || !pending.containsKey(record.key()) || record.value() == null) {
+    if (record.key() == null || record.value() == null
+        || !pending.containsKey(record.key()) && !followers.containsKey(record.key())) {
       return true;
     }
     try {
@@ -198,54 +251,43 @@ public final class InferenceClient implements AutoCloseable {
 
   private void failAll(final Throwable cause) {
     failure = cause;
-    pending.values().forEach(entry -> entry.future.completeExceptionally(cause));
+    pending.values().forEach(entry -> entry.fail(cause));
     pending.clear();
+    followers.values().forEach(entry -> entry.fail(cause));
   }
 
-  /** A worker's chunk: its new tokens go on at once if it belongs to the stream. */
+  /** Hands a worker's chunk to its pending request; followers read the durable stream alone. */
   private void deliver(final String sequenceId, final TokenChunk chunk) {
-    final Pending entry = pending.get(sequenceId);
+    final PendingResponse entry = pending.get(sequenceId);
     if (entry == null) {
       return;
     }
     try {
-      final ResponseChunk fresh = entry.merger.fromWorker(chunk);
-      if (fresh != null) {
-        chunkObserver.accept(fresh);
-      }
+      entry.fromWorker(chunk);
     } catch (final IllegalStateException e) {
       pending.remove(sequenceId);
-      entry.future.completeExceptionally(e);
+      entry.fail(e);
     }
   }
 
-  /** A durable chunk: what the workers' chunks did not bring yet goes on; the last one completes the response. */
+  /** Hands a durable chunk to its pending request and its follower; the last one ends them. */
   private void deliver(final ResponseChunk chunk) {
-    final Pending entry = pending.get(chunk.getSequenceId());
+    deliver(pending, chunk);
+    deliver(followers, chunk);
+  }
+
+  private static <A extends Awaited> void deliver(final Map<String, A> waiting, final ResponseChunk chunk) {
+    final A entry = waiting.get(chunk.getSequenceId());
     if (entry == null) {
       return;
     }
     try {
-      final ResponseChunk fresh = entry.merger.fromDurable(chunk);
-      if (fresh != null) {
-        chunkObserver.accept(fresh);
-      }
-      final Response response = entry.assembler.add(chunk);
-      if (response != null) {
-        pending.remove(chunk.getSequenceId());
-        if (entry.merger.divergences() > 0 || !entry.merger.passed().equals(response.tokens())) {
-          // Never expected (both streams follow the tokens log's order); a response that broke its promise fails.
-          entry.future.completeExceptionally(new IllegalStateException("Response of " + chunk.getSequenceId()
-              + ": the tokens passed on as the workers wrote them differ from the durable stream ("
-              + entry.merger.divergences() + " differing, " + entry.merger.passed().size() + " passed on, "
-              + response.tokens().size() + " durable)"));
-          return;
-        }
-        entry.future.complete(response);
+      if (entry.fromDurable(chunk)) {
+        waiting.remove(chunk.getSequenceId(), entry);
       }
     } catch (final IllegalStateException e) {
-      pending.remove(chunk.getSequenceId());
-      entry.future.completeExceptionally(e);
+      waiting.remove(chunk.getSequenceId(), entry);
+      entry.fail(e);
     }
   }
 
@@ -259,16 +301,5 @@ public final class InferenceClient implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     producer.close(Duration.ofSeconds(5));
-  }
-
-  private static final class Pending {
-    private final CompletableFuture<Response> future = new CompletableFuture<>();
-    private final ResponseAssembler assembler;
-    private final StreamMerger merger;
-
-    private Pending(final String sequenceId) {
-      this.assembler = new ResponseAssembler(sequenceId);
-      this.merger = new StreamMerger(sequenceId);
-    }
   }
 }

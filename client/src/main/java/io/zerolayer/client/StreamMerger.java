@@ -41,7 +41,13 @@ final class StreamMerger {
     fastNext += fresh.size();
     // The end itself comes with the durable stream's last chunk, which carries outcome and usage.
     fastDone = chunk.getLast();
-    return pass(start, fresh, chunk.getInstanceId(), chunk.getEpoch(), chunk.getEmittedAtMs());
+    final ResponseChunk passedOn = pass(start, fresh, chunk.getInstanceId(), chunk.getEpoch(), chunk.getEmittedAtMs());
+    if (passedOn != null) {
+      // How the attempt was routed, which the durable stream says only at its end.
+      passedOn.setOutcome(chunk.getRouting());
+      passedOn.setInputTokens(chunk.getInputTokens());
+    }
+    return passedOn;
   }
 
   /** The part of a durable chunk to pass on: its tokens not passed on yet, and always the last chunk. */

@@ -49,6 +49,17 @@ class StreamMergerTest {
   }
 
   @Test
+  void shouldSayHowTheAttemptWasRoutedOnWhatItPassesOnFromAWorker() {
+    final TokenChunk fallback = chunk(1, "gpu-2", 0, "a");
+    fallback.setRouting(RoutingOutcome.FALLBACK);
+
+    final ResponseChunk passed = merger.fromWorker(fallback);
+
+    assertThat(passed.getOutcome()).isEqualTo(RoutingOutcome.FALLBACK);
+    assertThat(passed.getInstanceId()).isEqualTo("gpu-2");
+  }
+
+  @Test
   void shouldCountADurableTokenThatDiffersFromTheOnePassedOn() {
     merger.fromWorker(chunk(1, "gpu-1", 0, "a", "b"));
 

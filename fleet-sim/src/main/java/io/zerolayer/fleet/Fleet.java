@@ -14,6 +14,9 @@ import java.util.Set;
 /** A set of simulated instances spread over zones. */
 public final class Fleet implements AutoCloseable {
 
+  /** The model every simulated instance serves. */
+  public static final String MODEL = "sim-8b";
+
   private final List<SimulatedInstance> instances;
   private final Map<String, SimulatedGpu> gpus;
 
@@ -59,7 +62,7 @@ public final class Fleet implements AutoCloseable {
     final Map<String, SimulatedGpu> gpus = new LinkedHashMap<>();
     for (int i = 0; i < size; i++) {
       final String id = ids.get(i);
-      final SimulatedGpu gpu = new SimulatedGpu(id, zones.get(i % zones.size()), "sim-8b", profile,
+      final SimulatedGpu gpu = new SimulatedGpu(id, zones.get(i % zones.size()), MODEL, profile,
           !coldIds.contains(id));
       instances.add(new SimulatedInstance(gpu, id, profile, cluster, serdes, meters));
       gpus.put(id, gpu);

@@ -5,7 +5,7 @@ import io.zerolayer.fleet.FleetApp;
 import io.zerolayer.fleet.FleetConfig;
 import io.zerolayer.router.RouterApp;
 import io.zerolayer.router.RouterConfig;
-import io.zerolayer.router.tenant.Tenant;
+import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.testsupport.ChildApp;
 import io.zerolayer.testsupport.PipelineRig;
 import io.zerolayer.testsupport.TestTenants;

@@ -25,7 +25,7 @@ import io.zerolayer.router.internal.StallRouter;
 import io.zerolayer.router.internal.TransactionMeters;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.RoutingPolicy;
-import io.zerolayer.router.tenant.TenantDirectory;
+import io.zerolayer.runtime.tenant.TenantDirectory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -94,7 +94,7 @@ public final class Router implements AutoCloseable {
     lookup = new RequestLookup(cluster, serdes);
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
         new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars(),
-            internalTopics(cluster)), tenants, decider, view),
+            internalTopics(cluster)), tenants, config.gatewaySignature(), decider, view),
         heatmap, records, writer, meters, lookup);
     stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, new StallDecider(decider, view),
         heatmap, records, writer, meters);

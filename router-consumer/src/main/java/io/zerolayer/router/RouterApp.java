@@ -2,9 +2,9 @@ package io.zerolayer.router;
 
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.router.policy.RoutingPolicies;
-import io.zerolayer.router.tenant.TenantDirectory;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
+import io.zerolayer.runtime.tenant.TenantDirectory;
 
 /**
  * A router as its own process: settings from the environment, runs until stopped. {@code GET

@@ -2,9 +2,12 @@ package io.zerolayer.router;
 
 import io.zerolayer.router.policy.RoutingPolicies;
 import io.zerolayer.runtime.EnvironmentConfig;
+import io.zerolayer.runtime.tenant.TenantSignature;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -12,6 +15,8 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.ValidString;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 
 /** Router settings; each key can also come from its {@code ZEROLAYER_...} variable. */
 public final class RouterConfig extends AbstractConfig {
@@ -30,6 +35,7 @@ public final class RouterConfig extends AbstractConfig {
   public static final String AVOID_AFTER_CUTOVERS = "router.avoid.after.cutovers";
   public static final String AVOID_WINDOW_MS = "router.avoid.window.ms";
   public static final String AVOID_HOLD_MS = "router.avoid.hold.ms";
+  public static final String GATEWAY_SIGNING_SECRET = "router.gateway.signing.secret";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(ROUTER_ID, Type.STRING, "", Importance.HIGH,
@@ -63,7 +69,21 @@ public final class RouterConfig extends AbstractConfig {
       .define(AVOID_WINDOW_MS, Type.LONG, 1_000L, Range.atLeast(1L), Importance.LOW,
           "Window in which those cut-overs count, in ms.")
       .define(AVOID_HOLD_MS, Type.LONG, 2_000L, Range.atLeast(1L), Importance.LOW,
-          "How long new work stays off such an instance after its latest cut-over away from it, in ms.");
+          "How long new work stays off such an instance after its latest cut-over away from it, in ms.")
+      .define(GATEWAY_SIGNING_SECRET, Type.PASSWORD, null, RouterConfig::validateSecret, Importance.MEDIUM,
+          "The secret shared with the HTTP gateways (at least " + TenantSignature.MIN_SECRET_BYTES + " bytes); a"
+              + " request the gateway signed is authenticated by it instead of an API key. Unset: signed requests"
+              + " are refused.");
+
+  /** Fails at startup, naming the key, rather than at the first signed request. */
+  private static void validateSecret(final String name, final Object value) {
+    final String secret = value == null ? "" : ((Password) value).value();
+    final int bytes = secret.getBytes(StandardCharsets.UTF_8).length;
+    if (!secret.isEmpty() && bytes < TenantSignature.MIN_SECRET_BYTES) {
+      throw new ConfigException(name + " has " + bytes + " bytes; it needs at least "
+          + TenantSignature.MIN_SECRET_BYTES + " (for example: openssl rand -hex 32)");
+    }
+  }
 
   public RouterConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
@@ -131,6 +151,16 @@ public final class RouterConfig extends AbstractConfig {
 
   public Duration avoidHold() {
     return Duration.ofMillis(getLong(AVOID_HOLD_MS));
+  }
+
+  /**
+   * How requests the HTTP gateways signed are verified; empty when no secret is set (or it is
+   * set empty), and then only API keys authenticate.
+   */
+  public Optional<TenantSignature> gatewaySignature() {
+    final Password secret = getPassword(GATEWAY_SIGNING_SECRET);
+    return secret == null || secret.value().isEmpty() ? Optional.empty()
+        : Optional.of(new TenantSignature(secret.value()));
   }
 
   /** The routing policy's name, one of {@link RoutingPolicies#NAMES}. */

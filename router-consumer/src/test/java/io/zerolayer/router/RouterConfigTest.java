@@ -3,6 +3,7 @@ package io.zerolayer.router;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zerolayer.runtime.tenant.TenantSignature;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
@@ -26,5 +27,31 @@ class RouterConfigTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(RouterConfig.POLICY)
         .hasMessageContaining("zerolayer, round-robin, least-outstanding, p2c, epp");
+  }
+
+  @Test
+  void shouldVerifyNoGatewaySignatureWhenNoSecretIsSet() {
+    assertThat(new RouterConfig(Map.of()).gatewaySignature()).isEmpty();
+  }
+
+  @Test
+  void shouldVerifyGatewaySignaturesWithTheSecretFromItsEnvironmentVariable() {
+    final String secret = "0123456789abcdef0123456789abcdef";
+    final RouterConfig config = RouterConfig.fromEnvironment(Map.of("ZEROLAYER_ROUTER_GATEWAY_SIGNING_SECRET",
+        secret));
+
+    final String signature = new TenantSignature(secret).sign("s1", "acme", 5);
+
+    assertThat(config.gatewaySignature()).hasValueSatisfying(verifier ->
+        assertThat(verifier.verifies(signature, "s1", "acme", 5)).isTrue());
+  }
+
+  @Test
+  void shouldRefuseAGatewaySecretShorterThan32BytesWithoutShowingIt() {
+    assertThatThrownBy(() -> new RouterConfig(Map.of(RouterConfig.GATEWAY_SIGNING_SECRET, "too-short")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(RouterConfig.GATEWAY_SIGNING_SECRET)
+        .hasMessageContaining("at least 32")
+        .hasMessageNotContaining("too-short");
   }
 }

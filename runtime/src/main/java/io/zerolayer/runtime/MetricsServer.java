@@ -45,6 +45,12 @@ public final class MetricsServer implements AutoCloseable {
     routes.accept(http);
   }
 
+  /** Adds routes, before the server starts, for an app that builds them once its meters exist. */
+  public MetricsServer routes(final Consumer<Javalin> routes) {
+    routes.accept(http);
+    return this;
+  }
+
   /** Starts serving on 127.0.0.1 or all interfaces; port 0 picks a free one. */
   public MetricsServer start(final String host, final int port) {
     http.start(host, port);

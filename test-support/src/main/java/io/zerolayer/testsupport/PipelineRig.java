@@ -13,13 +13,18 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
+import io.zerolayer.gateway.Gateway;
+import io.zerolayer.gateway.GatewayConfig;
+import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.policy.RoutingPolicy;
-import io.zerolayer.router.tenant.TenantDirectory;
+import io.zerolayer.runtime.tenant.TenantDirectory;
+import io.zerolayer.runtime.tenant.TenantSignature;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -52,6 +57,7 @@ public final class PipelineRig implements AutoCloseable {
   private DecisionLog decisions;
   private RecordCollector<String, ResponseChunk> responses;
   private InferenceClient client;
+  private Gateway gateway;
 
   private PipelineRig(final TestCluster.Handle cluster) throws IOException {
     this.catalogue = cluster.newCatalogue();
@@ -76,6 +82,7 @@ public final class PipelineRig implements AutoCloseable {
     private Supplier<RoutingPolicy> policy = LatencyAwarePolicy::new;
     private boolean cutover = true;
     private Map<String, ?> routerSettings = Map.of();
+    private boolean gateway;
 
     private Builder(final TestCluster.Handle cluster) {
       this.cluster = cluster;
@@ -114,6 +121,12 @@ public final class PipelineRig implements AutoCloseable {
       return this;
     }
 
+    /** An HTTP gateway in front of the pipeline, on a free port, for the rig's tenants. */
+    public Builder gateway() {
+      this.gateway = true;
+      return this;
+    }
+
     /** Starts the pieces and, with a fleet and a pipeline, waits until the router sees every instance. */
     public PipelineRig start() throws Exception {
       final PipelineRig rig = new PipelineRig(cluster);
@@ -121,12 +134,20 @@ public final class PipelineRig implements AutoCloseable {
         if (instances > 0) {
           rig.fleet = rig.open(Fleet.start(rig.settings, instances, zones, profile, new SimpleMeterRegistry()));
         }
+        final Map<String, Object> router = new HashMap<>(routerSettings);
+        final String secret = TenantSignature.newSecret();
+        router.put(RouterConfig.GATEWAY_SIGNING_SECRET, secret);
         if (pipeline) {
           rig.pipeline = rig.open(Pipeline.start(rig.settings, rig.stateDir, false, tenants, policy.get(), cutover,
-              routerSettings));
+              router));
           if (rig.fleet != null) {
             Awaits.routerSees(rig.pipeline, rig.fleet.instanceIds());
           }
+        }
+        if (gateway) {
+          rig.gateway = rig.open(Gateway.start(new GatewayConfig(Map.of(GatewayConfig.HTTP_PORT, 0,
+              GatewayConfig.SIGNING_SECRET, secret, GatewayConfig.SEQUENCE_QUERY_URL, rig.pipeline().tokenBufferUrl())),
+              tenants, rig.settings, rig.serdes));
         }
         return rig;
       } catch (final Exception | AssertionError e) {
@@ -198,6 +219,11 @@ public final class PipelineRig implements AutoCloseable {
   /** The fleet; fails if the rig started none. */
   public Fleet fleet() {
     return requireNonNull(fleet, "this rig started no fleet; ask for one with Builder.fleet(...)");
+  }
+
+  /** The HTTP gateway; fails if the rig started none. */
+  public Gateway gateway() {
+    return requireNonNull(gateway, "this rig started no gateway; ask for one with Builder.gateway()");
   }
 
   /** The pipeline; fails if the rig started none. */

@@ -1,7 +1,7 @@
 package io.zerolayer.testsupport;
 
-import io.zerolayer.router.tenant.Tenant;
-import io.zerolayer.router.tenant.TenantDirectory;
+import io.zerolayer.runtime.tenant.Tenant;
+import io.zerolayer.runtime.tenant.TenantDirectory;
 import java.util.List;
 
 /** Tenants of the integration tests; each one's API key is {@code key-<id>}. */

@@ -2,14 +2,10 @@ package io.zerolayer.worker;
 
 import static java.util.Objects.requireNonNull;
 
-import io.zerolayer.contract.avro.Completion;
 import io.zerolayer.contract.avro.CompletionOutcome;
 import io.zerolayer.contract.avro.DispatchTask;
-import io.zerolayer.contract.avro.StallDetected;
-import io.zerolayer.contract.avro.TokenChunk;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -20,9 +16,13 @@ import org.slf4j.LoggerFactory;
  * One attempt of one sequence on this worker: claims the stream with an empty chunk (a resumed
  * attempt then catches up with what joined it since its prefix), tags each chunk with the
  * attempt's epoch and the index of its first token, ends with a final chunk, and reports a
- * completion.
+ * completion. A cancelled attempt stops; one whose cancel ends the sequence (its client went
+ * away) also ends the stream, with a final chunk whose finish reason is {@value #CANCELLED}.
  */
 final class TaskRun implements Runnable, TokenSink {
+
+  /** The finish reason of a sequence ended because its client went away. */
+  static final String CANCELLED = "cancelled";
 
   private static final Logger LOG = LoggerFactory.getLogger(TaskRun.class);
   private static final long CLAIM_TIMEOUT_MS = 10_000;
@@ -31,15 +31,13 @@ final class TaskRun implements Runnable, TokenSink {
   private final InferenceEngine engine;
   private final WorkerOutput output;
   private final StreamCatchUp catchUp;
-  /** This run's own id: a second run of the task (delivered again) is another owner of the stream. */
-  private final String attemptId = UUID.randomUUID().toString();
+  private final AttemptRecords records;
+  private final AttemptStream stream;
   private final AtomicBoolean cancelled = new AtomicBoolean();
+  private final AtomicBoolean endsSequence = new AtomicBoolean();
   private final AtomicBoolean sendFailed = new AtomicBoolean();
   private final AtomicBoolean started = new AtomicBoolean();
   private final long startedMs;
-  private int resumedFrom;
-  private int nextIndex;
-  private long firstTokenMs;
 
   TaskRun(final DispatchTask task, final InferenceEngine engine, final WorkerOutput output,
       final StreamCatchUp catchUp) {
@@ -47,8 +45,8 @@ final class TaskRun implements Runnable, TokenSink {
     this.engine = requireNonNull(engine, "engine");
     this.output = requireNonNull(output, "output");
     this.catchUp = requireNonNull(catchUp, "catchUp");
-    this.resumedFrom = task.getResumeFromIndex();
-    this.nextIndex = task.getResumeFromIndex();
+    this.records = new AttemptRecords(task);
+    this.stream = new AttemptStream(task, records, output, this::failed);
     this.startedMs = System.currentTimeMillis();
   }
 
@@ -56,52 +54,82 @@ final class TaskRun implements Runnable, TokenSink {
     return task;
   }
 
+  /** Stops the run and leaves the stream to whoever owns it now (a stale attempt after a cut-over). */
   void cancel() {
     cancelled.set(true);
   }
 
+  /**
+   * Stops the run and ends the sequence: its client went away. The final chunk goes out at once
+   * when the run's place in the stream is known or needs no catch-up, else right after the
+   * catch-up of its claim; a run that had not begun generating does not begin.
+   */
+  void endSequence() {
+    // Set before the stream is asked, so that a catch-up ending after this call sees it.
+    endsSequence.set(true);
+    cancelled.set(true);
+    stream.endIfPlaceable(CANCELLED);
+  }
+
   @Override
   public void run() {
-    if (task.getExpectsWarm() && engine.loading()) {
+    if (!endsSequence.get() && task.getExpectsWarm() && engine.loading()) {
       handBack();
       return;
     }
-    CompletionOutcome outcome = CompletionOutcome.FINISHED;
-    String finishReason;
+    CompletionOutcome outcome;
     try {
-      final Optional<DispatchTask> attempt = claim();
-      if (attempt.isEmpty()) {
-        LOG.info("{} (epoch {}) is not this attempt's to continue: a newer attempt owns its stream, or it ended",
-            task.getSequenceId(), task.getEpoch());
-        output.completion(completion(CompletionOutcome.CANCELLED));
-        return;
-      }
-      finishReason = engine.generate(attempt.get(), this);
-      if (sendFailed.get()) {
-        outcome = CompletionOutcome.FAILED;
-      } else if (cancelled.get()) {
-        outcome = CompletionOutcome.CANCELLED;
-      }
+      outcome = attempt();
     } catch (final InterruptedException e) {
       Thread.currentThread().interrupt();
       outcome = CompletionOutcome.CANCELLED;
-      finishReason = "cancelled";
     } catch (final Exception e) {
-      if (e instanceof RuntimeException) {
-        LOG.error("Generation of {} (epoch {}) failed unexpectedly", task.getSequenceId(), task.getEpoch(), e);
-      } else {
-        // The engine's own report (a fault, the server's error answer): its message says what failed.
-        LOG.warn("Generation of {} (epoch {}) failed: {}", task.getSequenceId(), task.getEpoch(), e.toString());
-      }
-      outcome = CompletionOutcome.FAILED;
-      finishReason = "error";
-      // Said at once, so that the sequence moves to a backup now rather than after a timeout.
-      output.tokens(failure(String.valueOf(e.getMessage())), this::failed);
+      outcome = generationFailed(e);
     }
-    if (outcome == CompletionOutcome.FINISHED) {
-      output.tokens(chunk(List.of(), true, finishReason), this::failed);
+    output.completion(stream.completion(outcome, startedMs));
+  }
+
+  /** Claims the stream, generates and ends it; the attempt's outcome. */
+  private CompletionOutcome attempt() throws Exception {
+    if (stream.ended()) {
+      LOG.debug("{} (epoch {}) ended before its run began", task.getSequenceId(), task.getEpoch());
+      return CompletionOutcome.CANCELLED;
     }
-    output.completion(completion(outcome));
+    final Optional<DispatchTask> attempt = claim();
+    if (attempt.isEmpty()) {
+      LOG.info("{} (epoch {}) is not this attempt's to continue: a newer attempt owns its stream, or it ended",
+          task.getSequenceId(), task.getEpoch());
+      return CompletionOutcome.CANCELLED;
+    }
+    if (stream.ended()) {
+      return CompletionOutcome.CANCELLED;
+    }
+    final String finishReason = engine.generate(attempt.get(), this);
+    if (sendFailed.get()) {
+      return CompletionOutcome.FAILED;
+    }
+    if (cancelled.get()) {
+      return CompletionOutcome.CANCELLED;
+    }
+    // The sequence may have been ended since the engine returned: then its final chunk stands.
+    return stream.end(finishReason) ? CompletionOutcome.FINISHED : CompletionOutcome.CANCELLED;
+  }
+
+  private CompletionOutcome generationFailed(final Exception e) {
+    if (endsSequence.get()) {
+      // Stopping the engine for a client that went away may make it fail; the sequence is over either way.
+      LOG.debug("{} (epoch {}) failed as it was ended: {}", task.getSequenceId(), task.getEpoch(), e.toString());
+      return CompletionOutcome.CANCELLED;
+    }
+    if (e instanceof RuntimeException) {
+      LOG.error("Generation of {} (epoch {}) failed unexpectedly", task.getSequenceId(), task.getEpoch(), e);
+    } else {
+      // The engine's own report (a fault, the server's error answer): its message says what failed.
+      LOG.warn("Generation of {} (epoch {}) failed: {}", task.getSequenceId(), task.getEpoch(), e.toString());
+    }
+    // Said at once, so that the sequence moves to a backup now rather than after a timeout.
+    stream.fail(String.valueOf(e.getMessage()));
+    return CompletionOutcome.FAILED;
   }
 
   /**
@@ -112,19 +140,22 @@ final class TaskRun implements Runnable, TokenSink {
    * @return the task to generate, with the whole prefix; empty when the attempt must not generate
    */
   private Optional<DispatchTask> claim() throws Exception {
-    final TokenChunk claim = chunk(List.of(), false, null);
     if (task.getPrefixOffset() < 0) {
-      output.tokens(claim, this::failed);
+      stream.claim();
       return Optional.of(task);
     }
-    final RecordMetadata at = output.claim(claim).get(CLAIM_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-    final Optional<List<String>> prefix = catchUp.at(task, attemptId, at);
-    prefix.ifPresent(tokens -> {
-      resumedFrom = tokens.size();
-      nextIndex = tokens.size();
-    });
-    return prefix.map(tokens -> DispatchTask.newBuilder(task).setPrefix(tokens).setResumeFromIndex(tokens.size())
-        .build());
+    final RecordMetadata at = output.claim(records.claim(task.getResumeFromIndex()))
+        .get(CLAIM_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    final Optional<List<String>> prefix = catchUp.at(task, records.attemptId(), at);
+    if (prefix.isEmpty()) {
+      return Optional.empty();
+    }
+    final int resumeAt = prefix.get().size();
+    stream.caughtUp(resumeAt);
+    if (endsSequence.get()) {
+      stream.end(CANCELLED);
+    }
+    return Optional.of(DispatchTask.newBuilder(task).setPrefix(prefix.get()).setResumeFromIndex(resumeAt).build());
   }
 
   /**
@@ -139,24 +170,21 @@ final class TaskRun implements Runnable, TokenSink {
         + " and serves nothing yet, and the task was sent as to a warm instance";
     LOG.info("Handing {} (epoch {}) back: {} is loading its weights", task.getSequenceId(), task.getEpoch(),
         task.getInstanceId());
+    // Not through the stream: the producer's thread runs the callback, and must never wait for the stream's lock.
+    final Runnable failure = () -> output.tokens(records.failure(task.getResumeFromIndex(), why), this::failed);
     if (task.getRequestPartition() < 0 || task.getRequestOffset() < 0) {
-      output.tokens(failure(why), this::failed);
+      failure.run();
     } else {
-      output.stall(handedBack(why), error -> output.tokens(failure(why), this::failed));
+      output.stall(records.handedBack(why), error -> failure.run());
     }
-    output.completion(completion(CompletionOutcome.FAILED));
+    output.completion(stream.completion(CompletionOutcome.FAILED, startedMs));
   }
 
   @Override
   public void emit(final List<String> tokens) {
-    if (tokens.isEmpty() || cancelled.get()) {
-      return;
+    if (!cancelled.get()) {
+      stream.emit(tokens);
     }
-    if (firstTokenMs == 0) {
-      firstTokenMs = System.currentTimeMillis();
-    }
-    output.tokens(chunk(tokens, false, null), this::failed);
-    nextIndex += tokens.size();
   }
 
   @Override
@@ -167,7 +195,7 @@ final class TaskRun implements Runnable, TokenSink {
   /** Says the attempt is alive while it waits in the engine's queue. */
   void heartbeatIfWaiting() {
     if (!started.get() && !cancelled.get()) {
-      output.tokens(chunk(List.of(), false, null), this::failed);
+      stream.heartbeat();
     }
   }
 
@@ -182,59 +210,5 @@ final class TaskRun implements Runnable, TokenSink {
   @Override
   public boolean cancelled() {
     return cancelled.get();
-  }
-
-  private StallDetected handedBack(final String why) {
-    return StallDetected.newBuilder()
-        .setSequenceId(task.getSequenceId())
-        .setEpoch(task.getEpoch())
-        .setInstanceId(task.getInstanceId())
-        .setNextIndex(task.getResumeFromIndex())
-        .setPrefix(task.getPrefix())
-        .setPrefixOffset(task.getPrefixOffset())
-        .setStreamEpoch(task.getStreamEpoch())
-        .setStreamOwner(task.getStreamOwner())
-        .setStreamAttempt(task.getStreamAttempt())
-        .setReason(why)
-        .setRequestPartition(task.getRequestPartition())
-        .setRequestOffset(task.getRequestOffset())
-        .setDetectedAtMs(System.currentTimeMillis())
-        .build();
-  }
-
-  private TokenChunk failure(final String why) {
-    final TokenChunk chunk = chunk(List.of(), false, null);
-    chunk.setFailure(why);
-    return chunk;
-  }
-
-  private TokenChunk chunk(final List<String> tokens, final boolean last, final String finishReason) {
-    return TokenChunk.newBuilder()
-        .setSequenceId(task.getSequenceId())
-        .setEpoch(task.getEpoch())
-        .setInstanceId(task.getInstanceId())
-        .setAttemptId(attemptId)
-        .setStartIndex(nextIndex)
-        .setTokens(List.copyOf(tokens))
-        .setLast(last)
-        .setFinishReason(finishReason)
-        .setInputTokens(task.getInputTokens())
-        .setEmittedAtMs(System.currentTimeMillis())
-        .build();
-  }
-
-  private Completion completion(final CompletionOutcome outcome) {
-    final long now = System.currentTimeMillis();
-    return Completion.newBuilder()
-        .setSequenceId(task.getSequenceId())
-        .setEpoch(task.getEpoch())
-        .setInstanceId(task.getInstanceId())
-        .setInputTokens(task.getInputTokens())
-        .setOutputTokens(nextIndex - resumedFrom)
-        .setTtftMs(firstTokenMs == 0 ? now - startedMs : firstTokenMs - startedMs)
-        .setTotalMs(now - startedMs)
-        .setOutcome(outcome)
-        .setFinishedAtMs(now)
-        .build();
   }
 }

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,7 +40,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The worker side of one instance: reads the partitions of the dispatch and command topics
  * its instance id hashes to, skips other instances' records, runs each task on the engine, and
- * stops a task on {@code CANCEL}. Records it cannot read go to the dead-letter topic.
+ * stops a task on {@code CANCEL} (ending its sequence when the cancel says the client went away,
+ * see {@link ActiveRuns}). Records it cannot read go to the dead-letter topic.
  */
 public final class Worker implements AutoCloseable {
 
@@ -63,7 +63,7 @@ public final class Worker implements AutoCloseable {
   private final String deadLetterTopic;
   private final ExecutorService runs;
   private final ScheduledExecutorService heartbeats;
-  private final Map<String, TaskRun> active = new ConcurrentHashMap<>();
+  private final ActiveRuns active = new ActiveRuns();
   private final Thread loop;
   private final List<KafkaClientMetrics> clientMetrics;
   private final Counter deadLettered;
@@ -99,8 +99,8 @@ public final class Worker implements AutoCloseable {
         .tag("instance", instanceId)
         .register(meters);
     heartbeats = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "worker-" + instanceId + "-heartbeat"));
-    heartbeats.scheduleAtFixedRate(() -> active.values().forEach(TaskRun::heartbeatIfWaiting),
-        HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS, TimeUnit.MILLISECONDS);
+    heartbeats.scheduleAtFixedRate(active::heartbeat, HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS,
+        TimeUnit.MILLISECONDS);
     runs = Executors.newFixedThreadPool(maxConcurrentTasks, r -> new Thread(r, "worker-" + instanceId + "-task"));
     loop = new Thread(this::poll, "worker-" + instanceId);
     loop.start();
@@ -182,15 +182,12 @@ public final class Worker implements AutoCloseable {
       return;
     }
     final TaskRun run = new TaskRun(task, engine, output, catchUp);
-    final TaskRun previous = active.put(task.getSequenceId(), run);
-    if (previous != null) {
-      previous.cancel();
-    }
+    active.add(run);
     runs.execute(() -> {
       try {
         run.run();
       } finally {
-        active.remove(task.getSequenceId(), run);
+        active.finished(run);
       }
     });
   }
@@ -200,10 +197,7 @@ public final class Worker implements AutoCloseable {
       return;
     }
     if (command.getType() == CommandType.CANCEL) {
-      final TaskRun run = command.getSequenceId() == null ? null : active.get(command.getSequenceId());
-      if (run != null && (command.getEpoch() == null || command.getEpoch() == run.task().getEpoch())) {
-        run.cancel();
-      }
+      active.cancel(command);
       return;
     }
     engine.onCommand(command);
@@ -214,7 +208,7 @@ public final class Worker implements AutoCloseable {
     running = false;
     consumer.wakeup();
     heartbeats.shutdownNow();
-    active.values().forEach(TaskRun::cancel);
+    active.cancelAll();
     runs.shutdown();
     try {
       loop.join(Duration.ofSeconds(5).toMillis());

@@ -3,6 +3,7 @@ package io.zerolayer.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zerolayer.client.SequenceQuery;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -39,22 +40,22 @@ class SequencePrefixClientTest {
   @Test
   void shouldAskAgainWhileTheStoreIsRebalancing() throws Exception {
     tokenBuffer.holds("seq-1", TOKENS);
-    tokenBuffer.rebalancingFor(SequencePrefixClient.ATTEMPTS - 1);
+    tokenBuffer.rebalancingFor(SequenceQuery.ATTEMPTS - 1);
 
     assertThat(client.prefix("seq-1", 2)).containsExactly("Hello", ",");
-    assertThat(tokenBuffer.calls).hasValue(SequencePrefixClient.ATTEMPTS);
+    assertThat(tokenBuffer.calls).hasValue(SequenceQuery.ATTEMPTS);
   }
 
   @Test
   void shouldGiveUpAfterABoundedNumberOf503Answers() {
     tokenBuffer.holds("seq-1", TOKENS);
-    tokenBuffer.rebalancingFor(SequencePrefixClient.ATTEMPTS + 5);
+    tokenBuffer.rebalancingFor(SequenceQuery.ATTEMPTS + 5);
 
     assertThatThrownBy(() -> client.prefix("seq-1", 2))
         .isInstanceOf(SequencePrefixException.class)
-        .hasMessageContaining("still answered 503 after " + SequencePrefixClient.ATTEMPTS + " calls")
+        .hasMessageContaining("still answered 503 after " + SequenceQuery.ATTEMPTS + " calls")
         .hasMessageContaining("the sequence store is being assigned");
-    assertThat(tokenBuffer.calls).hasValue(SequencePrefixClient.ATTEMPTS);
+    assertThat(tokenBuffer.calls).hasValue(SequenceQuery.ATTEMPTS);
   }
 
   @Test

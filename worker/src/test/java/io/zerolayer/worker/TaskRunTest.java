@@ -6,6 +6,7 @@ import io.zerolayer.contract.avro.Completion;
 import io.zerolayer.contract.avro.CompletionOutcome;
 import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.InstanceCommand;
+import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
 import io.zerolayer.contract.topic.Topic;
@@ -92,6 +93,27 @@ class TaskRunTest {
     assertThat(sent(Topics.STALLS)).isEmpty();
     assertThat(sent(Topics.COMPLETIONS)).hasSize(2)
         .allSatisfy(r -> assertThat(((Completion) r.value()).getOutcome()).isEqualTo(CompletionOutcome.FINISHED));
+  }
+
+  @Test
+  void shouldTagEveryChunkWithHowTheTaskWasRouted() {
+    final DispatchTask prewarmed = DispatchTask.newBuilder(task(false)).setRouting(RoutingOutcome.PREWARMED).build();
+
+    new TaskRun(prewarmed, new LoadingEngine(false), output, catchUp).run();
+
+    assertThat(sent(Topics.TOKENS)).as("claim, tokens, last").hasSize(3)
+        .allSatisfy(r -> assertThat(((TokenChunk) r.value()).getRouting()).isEqualTo(RoutingOutcome.PREWARMED));
+  }
+
+  @Test
+  void shouldKeepTheFinishedStreamsLastChunkWhenTheClientGoesAwayAfterIt() {
+    final TaskRun run = new TaskRun(task(false), new LoadingEngine(false), output, catchUp);
+    run.run();
+
+    run.endSequence();
+
+    assertThat(sent(Topics.TOKENS)).filteredOn(r -> ((TokenChunk) r.value()).getLast()).singleElement()
+        .satisfies(r -> assertThat(((TokenChunk) r.value()).getFinishReason()).isEqualTo("stop"));
   }
 
   private List<ProducerRecord<String, SpecificRecord>> sent(final Topic<?, ?> topic) {

@@ -3,168 +3,59 @@ package io.zerolayer.router.internal;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
-import io.zerolayer.contract.serde.SchemaRegistryUnavailableException;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.policy.Heatmap;
-import io.zerolayer.runtime.DeadLetters;
-import java.nio.charset.StandardCharsets;
+import io.zerolayer.runtime.CompactedView;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The compacted heatmap topic in memory. One thread reads it from the beginning; the view is
- * ready once it has read up to the end offsets it saw at start, and hands out immutable
- * snapshots, swapped once per poll. Unreadable rows go to the dead-letter topic.
+ * The compacted heatmap topic in memory ({@link CompactedView}), handed out as the policies'
+ * {@link Heatmap}: one immutable snapshot per update the view applied, built once.
  */
 public final class HeatmapView implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(HeatmapView.class);
+  private final CompactedView<InstanceScore> rows;
+  private final AtomicReference<Built> latest = new AtomicReference<>(new Built(null, Heatmap.empty()));
 
-  private final KafkaConsumer<byte[], byte[]> consumer;
-  private final KafkaProducer<byte[], byte[]> deadLetters;
-  private final Deserializer<InstanceScore> rows;
-  private final String topic;
-  private final String deadLetterTopic;
-  private final AtomicReference<Heatmap> current = new AtomicReference<>(Heatmap.empty());
-  private final CountDownLatch ready = new CountDownLatch(1);
-  private final Thread reader;
-  private volatile boolean running = true;
-  private volatile boolean failed;
+  /** A heatmap and the snapshot it was built from. */
+  private record Built(CompactedView.Snapshot<InstanceScore> from, Heatmap heatmap) {
+  }
 
   public HeatmapView(final ClusterSettings cluster, final ContractSerdes serdes) {
-    topic = cluster.catalogue().name(Topics.INSTANCE_SCORES);
-    deadLetterTopic = cluster.catalogue().name(Topics.INFERENCE_DLQ);
-    rows = serdes.value(Topics.INSTANCE_SCORES).deserializer();
-    final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
-    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    final Map<String, Object> dlq = new HashMap<>(cluster.clientProperties());
-    dlq.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    deadLetters = new KafkaProducer<>(dlq, new ByteArraySerializer(), new ByteArraySerializer());
-    reader = new Thread(this::read, "heatmap-view");
-    reader.setDaemon(true);
-    reader.start();
+    rows = new CompactedView<>(cluster, cluster.catalogue().name(Topics.INSTANCE_SCORES),
+        serdes.value(Topics.INSTANCE_SCORES).deserializer(), "heatmap-view");
   }
 
   /** The latest snapshot. */
   public Heatmap current() {
-    return current.get();
+    final CompactedView.Snapshot<InstanceScore> now = rows.current();
+    final Built built = latest.get();
+    if (built.from() == now) {
+      return built.heatmap();
+    }
+    final Built fresh = new Built(now, new Heatmap(now.rows(), now.version()));
+    latest.compareAndSet(built, fresh);
+    return fresh.heatmap();
   }
 
   /** Whether the view has caught up with the topic as it was at start. */
   public boolean isReady() {
-    return ready.getCount() == 0;
+    return rows.isReady();
   }
 
   /** Waits until ready; false on timeout. */
   public boolean awaitReady(final Duration timeout) throws InterruptedException {
-    return ready.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  private void read() {
-    try {
-      final List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
-          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      final Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      while (running) {
-        apply(consumer.poll(Duration.ofMillis(100)));
-        if (!isReady() && caughtUp(end)) {
-          ready.countDown();
-          LOG.info("Heatmap view ready with {} instances", current.get().rows().size());
-        }
-      }
-    } catch (final WakeupException e) {
-      // closing
-    } catch (final RuntimeException e) {
-      LOG.error("Heatmap view stopped reading {}: {}", topic, e.toString(), e);
-      failed = true;
-    } finally {
-      consumer.close();
-    }
+    return rows.awaitReady(timeout);
   }
 
   /** Whether the view stopped reading on an error; its snapshot is then frozen. */
   public boolean failed() {
-    return failed;
-  }
-
-  private boolean caughtUp(final Map<TopicPartition, Long> end) {
-    return end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
-  }
-
-  private void apply(final ConsumerRecords<byte[], byte[]> records) {
-    if (records.isEmpty()) {
-      return;
-    }
-    final Heatmap before = current.get();
-    final Map<String, InstanceScore> next = new HashMap<>(before.rows());
-    for (final TopicPartition partition : records.partitions()) {
-      for (final ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
-        if (!apply(record, next)) {
-          consumer.seek(partition, record.offset());
-          break;
-        }
-      }
-    }
-    current.set(new Heatmap(next, before.version() + 1));
-  }
-
-  /** Applies one row; false when the registry is down and the row must be read again. */
-  private boolean apply(final ConsumerRecord<byte[], byte[]> record, final Map<String, InstanceScore> next) {
-    if (record.key() == null) {
-      return true;
-    }
-    final String instanceId = new String(record.key(), StandardCharsets.UTF_8);
-    try {
-      final InstanceScore row = rows.deserialize(record.topic(), record.value());
-      if (row == null) {
-        next.remove(instanceId);
-      } else {
-        next.put(instanceId, row);
-      }
-    } catch (final SchemaRegistryUnavailableException e) {
-      LOG.warn("Schema registry unavailable; reading heatmap row {}-{}@{} again", record.topic(), record.partition(),
-          record.offset());
-      return false;
-    } catch (final SerializationException e) {
-      LOG.warn("Dead-lettering heatmap row {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
-          e.getMessage());
-      deadLetters.send(DeadLetters.of(deadLetterTopic, record, e));
-    }
-    return true;
+    return rows.failed();
   }
 
   @Override
   public void close() {
-    running = false;
-    consumer.wakeup();
-    try {
-      reader.join(Duration.ofSeconds(5).toMillis());
-    } catch (final InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    deadLetters.close(Duration.ofSeconds(5));
+    rows.close();
   }
 }

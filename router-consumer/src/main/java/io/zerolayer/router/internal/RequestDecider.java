@@ -4,18 +4,20 @@ import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.routing.RoutingReasons;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.RequestProfile;
-import io.zerolayer.router.tenant.Tenant;
-import io.zerolayer.router.tenant.TenantDirectory;
 import io.zerolayer.router.tenant.TenantLimiter;
+import io.zerolayer.runtime.tenant.Tenant;
+import io.zerolayer.runtime.tenant.TenantDirectory;
+import io.zerolayer.runtime.tenant.TenantSignature;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * Stage 0 and stage 1 of a request, with no Kafka types: validate, authenticate the tenant,
- * count prompt tokens, apply the tenant's rate limits, then select an instance. Used by one
- * router thread only.
+ * reject a model no instance serves, count prompt tokens, apply the tenant's rate limits, then
+ * select an instance among those serving the request's model. Used by one router thread only.
  */
 public final class RequestDecider {
 
@@ -28,19 +30,21 @@ public final class RequestDecider {
   }
 
   private final RequestValidator validator;
-  private final TenantDirectory tenants;
+  private final TenantAuthentication authentication;
   private final TenantLimiter limiter = new TenantLimiter();
   private final PromptText promptText = new PromptText();
   private final Decider decider;
   private final LocalView view;
 
   /**
+   * @param gatewaySignature verifies the tenant signatures of requests the HTTP gateways
+   *     authenticated; empty: only API keys authenticate, and signed requests are refused
    * @param view this router's own dispatches and cut-aways, shared with the stall path
    */
-  public RequestDecider(final RequestValidator validator, final TenantDirectory tenants, final Decider decider,
-      final LocalView view) {
+  public RequestDecider(final RequestValidator validator, final TenantDirectory tenants,
+      final Optional<TenantSignature> gatewaySignature, final Decider decider, final LocalView view) {
     this.validator = requireNonNull(validator, "validator");
-    this.tenants = requireNonNull(tenants, "tenants");
+    this.authentication = new TenantAuthentication(tenants, gatewaySignature);
     this.decider = requireNonNull(decider, "decider");
     this.view = requireNonNull(view, "view");
   }
@@ -55,30 +59,32 @@ public final class RequestDecider {
     if (invalid.isPresent()) {
       return rejected(invalid.get(), "", 0);
     }
-    final Optional<Tenant> tenant = tenants.find(request.getTenantId());
-    if (tenant.isEmpty()) {
-      return rejected("tenant '" + request.getTenantId() + "' is not known: use a tenant id the operator"
-          + " configured", "", 0);
+    final TenantAuthentication.Result authenticated = authentication.authenticate(request);
+    if (authenticated.rejection() != null) {
+      return rejected(authenticated.rejection(), "", 0);
     }
-    if (!tenant.get().accepts(request.getApiKey())) {
-      return rejected("the API key is missing or not valid for tenant '" + request.getTenantId()
-          + "': send the tenant's API key in apiKey", "", 0);
+    final Tenant tenant = authenticated.tenant();
+    final ModelScope scope = ModelScope.of(request.getModel());
+    final Optional<String> unserved = scope.rejection(heatmap.get());
+    if (unserved.isPresent()) {
+      return rejected(unserved.get(), "", 0);
     }
     final String prompt = PromptText.of(request);
     final int inputTokens = promptText.tokens(prompt);
     final int tokens = inputTokens + request.getMaxOutputTokens();
-    final TenantLimiter.Admission admission = limiter.check(tenant.get(), tokens, nowNanos);
+    final TenantLimiter.Admission admission = limiter.check(tenant, tokens, nowNanos);
     if (admission.problem() != null) {
       return rejected(admission.problem(), prompt, inputTokens);
     }
     if (!admission.admitted()) {
-      return new Result(new Decision(RoutingOutcome.THROTTLED, null, "tenant '" + tenant.get().id()
-          + "' is over its request or token rate", null, admission.retryAfterMs()), prompt, inputTokens);
+      return new Result(new Decision(RoutingOutcome.THROTTLED, null, RoutingReasons.tenantOverLimit(tenant.id()),
+          null, admission.retryAfterMs()), prompt, inputTokens);
     }
     final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
-        request.getMaxOutputTokens()), view.applyTo(heatmap.get(), nowMs), heatmap);
+        request.getMaxOutputTokens()), scope.applyTo(view.applyTo(heatmap.get(), nowMs)),
+        () -> scope.applyTo(heatmap.get()));
     if (decision.dispatched()) {
-      limiter.charge(tenant.get(), tokens, nowNanos);
+      limiter.charge(tenant, tokens, nowNanos);
       view.dispatched(decision.instanceId(), nowMs);
     }
     return new Result(decision, prompt, inputTokens);

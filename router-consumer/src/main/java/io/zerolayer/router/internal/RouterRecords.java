@@ -117,6 +117,7 @@ public final class RouterRecords {
         .setStreamEpoch(resumed == null ? 0 : resumed.getStreamEpoch())
         .setStreamOwner(resumed == null ? null : resumed.getStreamOwner())
         .setStreamAttempt(resumed == null ? null : resumed.getStreamAttempt())
+        .setRouting(decision.getOutcome())
         .build();
   }
 

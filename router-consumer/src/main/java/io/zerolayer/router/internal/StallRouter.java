@@ -80,8 +80,8 @@ public final class StallRouter {
     final RequestProfile profile = new RequestProfile(stall.getSequenceId(), inputTokens,
         Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()));
     // An attempt that never joined the stream (it resumed behind it) did not fail on its instance.
-    final Decision decision = decider.decide(profile, heatmap.current(), stall.getInstanceId(), stall.getReason(),
-        stall.getEpoch() - stall.getBehindAttempts(), now);
+    final Decision decision = decider.decide(profile, request.get().getModel(), heatmap.current(),
+        stall.getInstanceId(), stall.getReason(), stall.getEpoch() - stall.getBehindAttempts(), now);
     final RoutingDecision decided = records.cutover(request.get(), stall, decision, inputTokens, now);
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (decision.dispatched()) {

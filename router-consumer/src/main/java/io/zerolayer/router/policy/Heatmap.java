@@ -6,6 +6,7 @@ import io.zerolayer.contract.avro.InstanceScore;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * An immutable snapshot of the heatmap: the latest row of every instance, and what this router
@@ -58,6 +59,18 @@ public final class Heatmap {
    */
   public Heatmap withLoad(final Map<String, InstanceScore> loadedRows) {
     return new Heatmap(loadedRows, version, cutAway, peers);
+  }
+
+  /**
+   * The same snapshot with only the rows of the instances that serve {@code model}. Latency models
+   * are pooled per served model, so the copy shares them with this one.
+   */
+  public Heatmap servingModel(final String model) {
+    requireNonNull(model, "model");
+    final Map<String, InstanceScore> serving = rows.entrySet().stream()
+        .filter(entry -> model.equals(entry.getValue().getModel()))
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    return new Heatmap(serving, version, cutAway, peers);
   }
 
   public Map<String, InstanceScore> rows() {

@@ -1,5 +1,6 @@
 package io.zerolayer.router.tenant;
 
+import io.zerolayer.runtime.tenant.Tenant;
 import java.util.HashMap;
 import java.util.Map;
 

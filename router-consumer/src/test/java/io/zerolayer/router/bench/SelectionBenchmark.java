@@ -14,14 +14,15 @@ import io.zerolayer.router.internal.RequestValidator;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.policy.RequestProfile;
-import io.zerolayer.router.tenant.Tenant;
-import io.zerolayer.router.tenant.TenantDirectory;
+import io.zerolayer.runtime.tenant.Tenant;
+import io.zerolayer.runtime.tenant.TenantDirectory;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -69,7 +70,8 @@ public class SelectionBenchmark {
     heatmap = new Heatmap(rows, 1);
     decider = new Decider(new LatencyAwarePolicy(), 1000, 4);
     requestDecider = new RequestDecider(new RequestValidator(4096, 200_000, Set.of()),
-        TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), decider,
+        TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), Optional.empty(),
+        decider,
         new LocalView(new LocalDispatches(), new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2))));
     profile = new RequestProfile("s", 180, 256);
     request = InferenceRequest.newBuilder().setSequenceId("s").setTenantId("acme").setApiKey("key")

@@ -215,6 +215,12 @@ class DeciderTest {
         Function.identity())), 1);
   }
 
+  /** The row, as of an instance that serves {@code model}. */
+  static InstanceScore served(final InstanceScore row, final String model) {
+    row.setModel(model);
+    return row;
+  }
+
   static InstanceScore row(final String id, final double weight, final int queue) {
     return InstanceScore.newBuilder()
         .setInstanceId(id).setZone("zone-a").setModel("sim").setState(InstanceState.HEALTHY).setWeight(weight)

@@ -2,16 +2,21 @@ package io.zerolayer.router.internal;
 
 import static io.zerolayer.router.internal.DeciderTest.heatmap;
 import static io.zerolayer.router.internal.DeciderTest.row;
+import static io.zerolayer.router.internal.DeciderTest.served;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.contract.avro.InferenceRequest;
+import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
-import io.zerolayer.router.tenant.Tenant;
-import io.zerolayer.router.tenant.TenantDirectory;
+import io.zerolayer.runtime.tenant.Tenant;
+import io.zerolayer.runtime.tenant.TenantDirectory;
+import io.zerolayer.runtime.tenant.TenantSignature;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -21,9 +26,8 @@ class RequestDeciderTest {
 
   private Heatmap fleet = heatmap(row("gpu-1", 1.0, 0));
   private final RecentCutovers cutovers = new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2));
-  private final RequestDecider decider = new RequestDecider(new RequestValidator(4096, 10_000, Set.of()),
-      TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1))),
-      new Decider(new LatencyAwarePolicy(), 1000, 4), new LocalView(new LocalDispatches(), cutovers));
+  private final TenantSignature gateway = new TenantSignature("a-secret-the-gateways-and-routers-share");
+  private final RequestDecider decider = decider(Optional.of(gateway));
 
   @Test
   void shouldRejectAnUnknownTenant() {
@@ -74,6 +78,90 @@ class RequestDeciderTest {
     assertThat(decide(request().build(), 200 * MS).decision().instanceId()).isEqualTo("gpu-2");
     assertThat(decide(request().setSequenceId("s2").build(), 2_100 * MS).decision().instanceId())
         .as("2 s after the latest cut-over").isEqualTo("gpu-1");
+  }
+
+  @Test
+  void shouldAcceptARequestTheGatewaySignedInsteadOfAnApiKey() {
+    final InferenceRequest signed = request().setApiKey(null)
+        .setTenantSignature(gateway.sign("s1", "acme", 0)).build();
+
+    assertThat(decide(signed, 0).decision().outcome()).isEqualTo(RoutingOutcome.DIRECT);
+  }
+
+  @Test
+  void shouldRefuseASignatureTheGatewayMadeForAnotherTenant() {
+    final InferenceRequest borrowed = request().setTenantId("globex").setApiKey(null)
+        .setTenantSignature(gateway.sign("s1", "acme", 0)).build();
+
+    final RequestDecider.Result result = decide(borrowed, 0);
+
+    assertThat(result.decision().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(result.decision().reason()).contains("the API key is missing or not valid for tenant 'globex'");
+  }
+
+  @Test
+  void shouldRefuseASignedRequestWhenNoGatewaySecretIsConfigured() {
+    final InferenceRequest signed = request().setApiKey(null)
+        .setTenantSignature(gateway.sign("s1", "acme", 0)).build();
+
+    final RequestDecider.Result result = decider(Optional.empty()).decide("s1", signed, () -> fleet, 0, 0);
+
+    assertThat(result.decision().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(result.decision().reason()).contains("the API key is missing or not valid for tenant 'acme'");
+  }
+
+  @Test
+  void shouldSendARequestForAModelOnlyToInstancesServingIt() {
+    // The instances of the other model are idle and would win on cost alone.
+    fleet = heatmap(served(row("llama-1", 1.0, 3), "llama"), served(row("llama-2", 1.0, 5), "llama"),
+        served(row("mistral-1", 1.0, 0), "mistral"), served(row("mistral-2", 1.0, 0), "mistral"));
+
+    for (int i = 0; i < 20; i++) {
+      final InferenceRequest request = request().setSequenceId("s" + i).setTenantId("globex")
+          .setApiKey("globex-key").setModel("llama").build();
+
+      assertThat(decide(request, i * MS).decision().instanceId()).startsWith("llama-");
+    }
+  }
+
+  @Test
+  void shouldRejectARequestForAModelNoInstanceServesAndNameTheServedOnes() {
+    final InstanceScore ejected = served(row("mistral-1", 0.0, 0), "mistral");
+    ejected.setState(InstanceState.EJECTED);
+    fleet = heatmap(served(row("llama-1", 1.0, 0), "llama"), ejected);
+
+    final RequestDecider.Result result = decide(request().setModel("gpt-4").build(), 0);
+
+    assertThat(result.decision().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(result.decision().reason())
+        .isEqualTo("model 'gpt-4' is not served by any instance: ask for one of [llama, mistral]");
+  }
+
+  @Test
+  void shouldThrottleARequestForAModelWhoseInstancesCannotTakeWork() {
+    final InstanceScore ejected = served(row("mistral-1", 0.0, 0), "mistral");
+    ejected.setState(InstanceState.EJECTED);
+    fleet = heatmap(served(row("llama-1", 1.0, 0), "llama"), ejected);
+
+    final RequestDecider.Result result = decide(request().setModel("mistral").build(), 0);
+
+    assertThat(result.decision().outcome()).isEqualTo(RoutingOutcome.THROTTLED);
+    assertThat(result.decision().retryAfterMs()).as("the default: no instance of the model has room").isEqualTo(1000);
+  }
+
+  @Test
+  void shouldSendARequestNamingNoModelToAnyInstance() {
+    fleet = heatmap(served(row("llama-1", 1.0, 3), "llama"), served(row("mistral-1", 1.0, 0), "mistral"));
+
+    assertThat(decide(request().setModel(" ").build(), 0).decision().instanceId()).isEqualTo("mistral-1");
+  }
+
+  private RequestDecider decider(final Optional<TenantSignature> gatewaySignature) {
+    return new RequestDecider(new RequestValidator(4096, 10_000, Set.of()),
+        TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1),
+            new Tenant("globex", Tenant.hashKey("globex-key"), 1_000, 1_000_000, 1))),
+        gatewaySignature, new Decider(new LatencyAwarePolicy(), 1000, 4),
+        new LocalView(new LocalDispatches(), cutovers));
   }
 
   private RequestDecider.Result decide(final InferenceRequest request, final long nanos) {

@@ -2,6 +2,7 @@ package io.zerolayer.router.internal;
 
 import static io.zerolayer.router.internal.DeciderTest.heatmap;
 import static io.zerolayer.router.internal.DeciderTest.row;
+import static io.zerolayer.router.internal.DeciderTest.served;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.contract.avro.RoutingOutcome;
@@ -29,7 +30,8 @@ class StallDeciderTest {
     // Every stream of gpu-0 is reported within one heatmap update.
     final List<String> backups = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      backups.add(stalls.decide(new RequestProfile("s" + i, 300, 100), fleet, "gpu-0", WHY, 1, 10).instanceId());
+      backups.add(stalls.decide(new RequestProfile("s" + i, 300, 100), null, fleet, "gpu-0", WHY, 1, 10)
+          .instanceId());
     }
 
     assertThat(backups).containsExactlyInAnyOrder("a", "a", "b", "b", "c", "c");
@@ -37,7 +39,7 @@ class StallDeciderTest {
 
   @Test
   void shouldCountTheBackupsDispatchInTheSharedDispatches() {
-    final Decision resumed = stalls.decide(new RequestProfile("s0", 300, 100), fleet, "gpu-0", WHY, 1, 10);
+    final Decision resumed = stalls.decide(new RequestProfile("s0", 300, 100), null, fleet, "gpu-0", WHY, 1, 10);
 
     // The request path reads the same dispatches: the resumed stream counts on its backup.
     assertThat(resumed.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
@@ -46,10 +48,33 @@ class StallDeciderTest {
   }
 
   @Test
+  void shouldPickTheBackupOnlyAmongTheInstancesOfTheRequestsModel() {
+    // The idle instances serve another model; the only other instance of "llama" is busy.
+    final Heatmap mixed = heatmap(served(row("gpu-0", 1.0, 0), "llama"), served(row("busy", 1.0, 6), "llama"),
+        served(row("idle-1", 1.0, 0), "mistral"), served(row("idle-2", 1.0, 0), "mistral"));
+
+    final Decision backup = stalls.decide(new RequestProfile("s0", 300, 100), "llama", mixed, "gpu-0", WHY, 1, 10);
+
+    assertThat(backup.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
+    assertThat(backup.instanceId()).isEqualTo("busy");
+  }
+
+  @Test
+  void shouldThrottleACutoverWhenNoOtherInstanceServesTheModel() {
+    final Heatmap mixed = heatmap(served(row("gpu-0", 1.0, 0), "llama"), served(row("idle", 1.0, 0), "mistral"));
+
+    final Decision decision = stalls.decide(new RequestProfile("s0", 300, 100), "llama", mixed, "gpu-0", WHY, 1,
+        10);
+
+    assertThat(decision.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
+    assertThat(decision.instanceId()).isNull();
+  }
+
+  @Test
   void shouldCountNoDispatchForAThrottledCutover() {
     final Heatmap alone = heatmap(row("gpu-0", 1.0, 0));
 
-    final Decision decision = stalls.decide(new RequestProfile("s0", 300, 100), alone, "gpu-0", WHY, 1, 10);
+    final Decision decision = stalls.decide(new RequestProfile("s0", 300, 100), null, alone, "gpu-0", WHY, 1, 10);
 
     assertThat(decision.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
     assertThat(dispatches.applyTo(alone, 20).row("gpu-0").getRunningRequests())

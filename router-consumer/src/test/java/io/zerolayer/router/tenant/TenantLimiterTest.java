@@ -1,5 +1,6 @@
 package io.zerolayer.router.tenant;
 
+import io.zerolayer.runtime.tenant.Tenant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

@@ -82,6 +82,7 @@ class AvroSerdeTest {
     record.put("instanceId", "gpu-1");
     record.put("type", new GenericData.EnumSymbol(newer.getField("type").schema(), "PRE_WARM"));
     record.put("reason", "cold");
+    record.put("endsSequence", false);
     record.put("issuedAtMs", 5L);
     record.put("priority", 3);
 

@@ -1,16 +1,23 @@
 package io.zerolayer.deploy.stack;
 
 import io.zerolayer.contract.cluster.ClusterSettings;
+import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.deploy.local.WorkDirs;
 import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
-import io.zerolayer.router.tenant.TenantDirectory;
+import io.zerolayer.gateway.Gateway;
+import io.zerolayer.gateway.GatewayConfig;
+import io.zerolayer.router.RouterConfig;
+import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.runtime.MetricsServer;
+import io.zerolayer.runtime.tenant.TenantDirectory;
+import io.zerolayer.runtime.tenant.TenantSignature;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
@@ -27,6 +34,8 @@ public final class LocalDeployment implements AutoCloseable {
   private volatile Pipeline pipeline;
   private volatile MetricsServer fleetServer;
   private volatile Fleet fleet;
+  private volatile Gateway gateway;
+  private volatile ContractSerdes gatewaySerdes;
   private volatile ClusterSettings settings;
 
   public LocalDeployment(final PrintStream out) {
@@ -44,10 +53,17 @@ public final class LocalDeployment implements AutoCloseable {
     cluster = LocalCluster.start(dir);
     step("Provisioning topics: " + cluster.provision(TopicCatalogue.unprefixed()).summary());
     settings = cluster.settings(TopicCatalogue.unprefixed());
-    step("Starting heatmap-streams, token-buffer and a router");
+    step("Starting heatmap-streams, token-buffer, a router and the HTTP gateway");
     // The broker starts empty every time, so the stores must too.
     WorkDirs.deleteRecursively(dir.resolve("state"));
-    pipeline = Pipeline.start(settings, dir.resolve("state"), defaultPorts, tenants);
+    // The gateway and the router share a secret made for this run alone.
+    final String secret = TenantSignature.newSecret();
+    pipeline = Pipeline.start(settings, dir.resolve("state"), defaultPorts, tenants, new LatencyAwarePolicy(), true,
+        Map.of(RouterConfig.GATEWAY_SIGNING_SECRET, secret));
+    gatewaySerdes = new ContractSerdes(settings.serdes());
+    gateway = Gateway.start(new GatewayConfig(Map.of(GatewayConfig.SIGNING_SECRET, secret,
+        GatewayConfig.HTTP_PORT, defaultPorts ? new GatewayConfig(Map.of()).httpPort() : 0,
+        GatewayConfig.SEQUENCE_QUERY_URL, pipeline.tokenBufferUrl())), tenants, settings, gatewaySerdes);
     final List<String> zoneNames = IntStream.range(0, zones).mapToObj(i -> "zone-" + (char) ('a' + i)).toList();
     step("Starting " + instances + " simulated instances over " + zoneNames);
     fleetServer = new MetricsServer("fleet-sim", http -> { }).start("127.0.0.1", fleetHttpPort);
@@ -71,9 +87,22 @@ public final class LocalDeployment implements AutoCloseable {
     return pipeline;
   }
 
-  /** Where each piece answers. */
-  public void printEndpoints() {
+  /** The HTTP gateway. */
+  public Gateway gateway() {
+    return gateway;
+  }
+
+  /**
+   * Where each piece answers, and a command that streams a completion through the gateway.
+   *
+   * @param apiKey a tenant's key, for the command
+   */
+  public void printEndpoints(final String apiKey) {
     step("Up. Registry " + cluster.registryUrl() + ", broker " + cluster.bootstrapServers());
+    out.println("  OpenAI- and Anthropic-compatible API: " + gateway.baseUrl() + "  (API key: " + apiKey + ")");
+    out.println("  try: curl -N " + gateway.baseUrl() + "/chat/completions -H 'Authorization: Bearer " + apiKey
+        + "' -H 'Content-Type: application/json' -d '{\"model\": \"" + Fleet.MODEL + "\", \"stream\": true,"
+        + " \"max_tokens\": 32, \"messages\": [{\"role\": \"user\", \"content\": \"Why Kafka?\"}]}'");
     pipeline.metricsUrls().forEach((app, url) -> out.println("  metrics of " + app + ": " + url));
     out.println("  metrics of fleet-sim: http://127.0.0.1:" + fleetServer.port() + "/metrics");
   }
@@ -90,6 +119,10 @@ public final class LocalDeployment implements AutoCloseable {
     if (fleetServer != null) {
       fleetServer.close();
     }
+    if (gateway != null) {
+      gateway.close();
+      gatewaySerdes.close();
+    }
     if (pipeline != null) {
       pipeline.close();
     }
@@ -98,6 +131,7 @@ public final class LocalDeployment implements AutoCloseable {
     }
     fleet = null;
     fleetServer = null;
+    gateway = null;
     pipeline = null;
     cluster = null;
   }

@@ -1,4 +1,4 @@
-package io.zerolayer.router.tenant;
+package io.zerolayer.runtime.tenant;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,6 +44,23 @@ public final class TenantDirectory {
   /** The tenant, if the directory knows it. */
   public Optional<Tenant> find(final String tenantId) {
     return Optional.ofNullable(byId.get(tenantId));
+  }
+
+  /**
+   * The tenant whose API key this is. Every tenant's hash is compared in constant time, so how
+   * long it takes says nothing of which tenant, if any, came close.
+   */
+  public Optional<Tenant> findByKey(final String apiKey) {
+    if (apiKey == null || apiKey.isEmpty()) {
+      return Optional.empty();
+    }
+    Tenant found = null;
+    for (final Tenant tenant : byId.values()) {
+      if (tenant.accepts(apiKey)) {
+        found = tenant;
+      }
+    }
+    return Optional.ofNullable(found);
   }
 
   /** The JSON file's shape. */

@@ -1,4 +1,4 @@
-package io.zerolayer.router.tenant;
+package io.zerolayer.runtime.tenant;
 
 import static java.util.Objects.requireNonNull;
 

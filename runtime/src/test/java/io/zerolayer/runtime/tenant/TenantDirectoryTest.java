@@ -1,10 +1,11 @@
-package io.zerolayer.router.tenant;
+package io.zerolayer.runtime.tenant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,5 +38,16 @@ class TenantDirectoryTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("bad.json")
         .hasMessageContaining("rps");
+  }
+
+  @Test
+  void shouldFindTheTenantAnApiKeyBelongsToAndNoneForAnUnknownKey() {
+    final TenantDirectory tenants = TenantDirectory.of(List.of(
+        new Tenant("acme", Tenant.hashKey("acme-key"), 1, 100, 1),
+        new Tenant("globex", Tenant.hashKey("globex-key"), 1, 100, 1)));
+
+    assertThat(tenants.findByKey("globex-key")).map(Tenant::id).contains("globex");
+    assertThat(tenants.findByKey("nobody-key")).isEmpty();
+    assertThat(tenants.findByKey(null)).isEmpty();
   }
 }
