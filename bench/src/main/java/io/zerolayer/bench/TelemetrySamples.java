@@ -10,10 +10,10 @@ import java.util.SplittableRandom;
  * with values that vary from sample to sample but stay well inside every scoring threshold
  * (fragmentation under 70 %, TGSV under 15 ms, GPU under 98 %, warm, no retransmits to speak of).
  */
-final class TelemetrySamples {
+public final class TelemetrySamples {
 
   /** How often an instance reports. */
-  static final Duration SAMPLE_INTERVAL = Duration.ofMillis(50);
+  public static final Duration SAMPLE_INTERVAL = Duration.ofMillis(50);
   static final List<String> ZONES = List.of("zone-a", "zone-b", "zone-c", "zone-d");
 
   private static final String MODEL = "sim-8b";
@@ -27,7 +27,7 @@ final class TelemetrySamples {
    * @param idPrefix instance ids are this prefix and the instance's index
    * @param seed the same seed gives the same values
    */
-  TelemetrySamples(final String idPrefix, final int instances, final long seed) {
+  public TelemetrySamples(final String idPrefix, final int instances, final long seed) {
     if (instances < 1) {
       throw new IllegalArgumentException("instances must be >= 1, got " + instances);
     }
@@ -40,7 +40,7 @@ final class TelemetrySamples {
     return instances;
   }
 
-  String instanceId(final int index) {
+  public String instanceId(final int index) {
     return idPrefix + index;
   }
 
@@ -49,7 +49,7 @@ final class TelemetrySamples {
   }
 
   /** One sample of instance {@code index}, taken at {@code sampleTimeMs}. */
-  InstanceTelemetry sample(final int index, final long sampleTimeMs) {
+  public InstanceTelemetry sample(final int index, final long sampleTimeMs) {
     final int running = 4 + random.nextInt(9);
     return InstanceTelemetry.newBuilder()
         .setInstanceId(instanceId(index))

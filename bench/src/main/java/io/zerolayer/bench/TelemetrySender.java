@@ -19,7 +19,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Publishes telemetry samples as an instance would (idempotent, keyed by instance id, the record
  * timestamp is the sample time) and counts what the broker acknowledged.
  */
-final class TelemetrySender implements AutoCloseable {
+public final class TelemetrySender implements AutoCloseable {
 
   private final KafkaProducer<String, InstanceTelemetry> producer;
   private final String topic;
@@ -29,7 +29,7 @@ final class TelemetrySender implements AutoCloseable {
   /**
    * @param lingerMs how long a batch waits to fill: long for a backlog, short for live samples
    */
-  TelemetrySender(final ClusterSettings cluster, final ContractSerdes serdes, final int lingerMs) {
+  public TelemetrySender(final ClusterSettings cluster, final ContractSerdes serdes, final int lingerMs) {
     requireNonNull(cluster, "cluster");
     final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -41,7 +41,7 @@ final class TelemetrySender implements AutoCloseable {
   }
 
   /** Sends a sample; fails fast if an earlier send failed. */
-  void send(final InstanceTelemetry sample) {
+  public void send(final InstanceTelemetry sample) {
     throwIfFailed();
     producer.send(new ProducerRecord<>(topic, null, sample.getSampleTimeMs(), sample.getInstanceId(), sample),
         (metadata, error) -> {

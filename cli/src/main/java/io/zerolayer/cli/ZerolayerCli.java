@@ -7,7 +7,7 @@ import picocli.CommandLine;
 @Command(name = "zerolayer", mixinStandardHelpOptions = true, version = "zerolayer 0.1.0",
     description = "Latency-aware routing for fleets of LLM inference servers, on Apache Kafka.",
     subcommands = {UpCommand.class, TopicsCommand.class, BenchRouterCommand.class, BenchLatencyCommand.class, BenchCutoverCommand.class,
-        BenchHeatmapCommand.class, BenchCommand.class})
+        BenchHeatmapCommand.class, BenchGatewayCommand.class, BenchCommand.class})
 public final class ZerolayerCli {
 
   public static void main(final String[] args) {

@@ -1,0 +1,145 @@
+package io.zerolayer.bench.gateway;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The same streamed chat completions from one client, straight to an engine and through
+ * Zerolayer's gateway to the same engine, side by side: at each rate a request goes each way at
+ * every tick, in turns, so both meet the same machine at the same moments. The client is
+ * langchain4j's OpenAI module, as an application would bring it.
+ */
+public final class GatewayBenchmark {
+
+  /**
+   * @param rates requests a second each way, one phase each
+   * @param duration how long each phase is measured
+   * @param warmup how long each phase runs before it is measured
+   * @param outputTokens tokens of every answer (the engine always generates them all)
+   */
+  public record Plan(List<Integer> rates, Duration duration, Duration warmup, int outputTokens, String model) {
+    public Plan {
+      rates = List.copyOf(rates);
+    }
+  }
+
+  /** One rate's figures, each way. */
+  public record Phase(int rate, PathFigures direct, PathFigures gateway) {
+  }
+
+  private static final Duration DRAIN = Duration.ofSeconds(60);
+
+  private final OpenAiStreamingChatModel direct;
+  private final OpenAiStreamingChatModel gateway;
+  private final PrintStream out;
+
+  /**
+   * @param directUrl the engine's OpenAI base URL
+   * @param gatewayUrl the gateway's OpenAI base URL
+   * @param apiKey a tenant's key, for the gateway
+   */
+  public GatewayBenchmark(final String directUrl, final String gatewayUrl, final String apiKey, final Plan plan,
+      final PrintStream out) {
+    this.direct = client(directUrl, "engine-needs-no-key", plan);
+    this.gateway = client(gatewayUrl, apiKey, plan);
+    this.out = requireNonNull(out, "out");
+  }
+
+  private static OpenAiStreamingChatModel client(final String baseUrl, final String key, final Plan plan) {
+    return OpenAiStreamingChatModel.builder().baseUrl(baseUrl).apiKey(key).modelName(plan.model())
+        .maxTokens(plan.outputTokens()).timeout(Duration.ofSeconds(60)).build();
+  }
+
+  /** Runs every phase of the plan, one after the other. */
+  public List<Phase> run(final Plan plan) throws InterruptedException {
+    final List<Phase> phases = new ArrayList<>();
+    for (final int rate : plan.rates()) {
+      out.printf("==> %d requests/s each way: %d s warm-up, %d s measured%n", rate, plan.warmup().toSeconds(),
+          plan.duration().toSeconds());
+      final Phase phase = phase(rate, plan);
+      out.printf("    direct %d answered (%d errors), through Zerolayer %d answered (%d errors)%n",
+          phase.direct().answered(), phase.direct().errors(), phase.gateway().answered(), phase.gateway().errors());
+      phase.gateway().errorKinds().forEach((kind, count) -> out.printf("    through Zerolayer, %d x %s%n", count,
+          kind));
+      phase.direct().errorKinds().forEach((kind, count) -> out.printf("    direct, %d x %s%n", count, kind));
+      phases.add(phase);
+    }
+    return phases;
+  }
+
+  private Phase phase(final int rate, final Plan plan) throws InterruptedException {
+    final Phase phase = new Phase(rate, new PathFigures(), new PathFigures());
+    final long periodNanos = TimeUnit.SECONDS.toNanos(1) / rate;
+    final long warmupTicks = plan.warmup().toNanos() / periodNanos;
+    final long ticks = warmupTicks + plan.duration().toNanos() / periodNanos;
+    final CountDownLatch done = new CountDownLatch((int) ticks * 2);
+    final AtomicInteger tick = new AtomicInteger();
+    final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+    try {
+      clock.scheduleAtFixedRate(() -> {
+        final int i = tick.getAndIncrement();
+        if (i >= ticks) {
+          return;
+        }
+        final boolean measured = i >= warmupTicks;
+        // Turns: which way goes first changes every tick.
+        final boolean directFirst = i % 2 == 0;
+        send(directFirst ? direct : gateway, measured ? (directFirst ? phase.direct() : phase.gateway()) : null,
+            plan, i, done);
+        send(directFirst ? gateway : direct, measured ? (directFirst ? phase.gateway() : phase.direct()) : null,
+            plan, i, done);
+      }, 0, periodNanos, TimeUnit.NANOSECONDS);
+      if (!done.await(plan.warmup().plus(plan.duration()).plus(DRAIN).toMillis(), TimeUnit.MILLISECONDS)) {
+        out.printf("    %d answers still open after the %d s drain; counted as errors%n", done.getCount(),
+            DRAIN.toSeconds());
+      }
+    } finally {
+      clock.shutdownNow();
+    }
+    return phase;
+  }
+
+  /** Sends one request; its figures go to {@code figures}, or nowhere during the warm-up. */
+  private static void send(final OpenAiStreamingChatModel model, final PathFigures figures, final Plan plan,
+      final int index, final CountDownLatch done) {
+    final StreamTiming timing = new StreamTiming(System.nanoTime());
+    final ChatRequest request = ChatRequest.builder()
+        .messages(UserMessage.from("Request " + index + ": what does a routing layer cost?")).build();
+    model.chat(request, new StreamingChatResponseHandler() {
+      @Override
+      public void onPartialResponse(final String partial) {
+        timing.piece(System.nanoTime());
+      }
+
+      @Override
+      public void onCompleteResponse(final ChatResponse response) {
+        if (figures != null) {
+          figures.add(timing, plan.outputTokens());
+        }
+        done.countDown();
+      }
+
+      @Override
+      public void onError(final Throwable error) {
+        if (figures != null) {
+          figures.error(error);
+        }
+        done.countDown();
+      }
+    });
+  }
+}
