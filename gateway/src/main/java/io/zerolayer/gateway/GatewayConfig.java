@@ -30,11 +30,13 @@ public final class GatewayConfig extends AbstractConfig {
   public static final String FIRST_TOKEN_TIMEOUT_MS = "gateway.first.token.timeout.ms";
   public static final String STREAM_IDLE_TIMEOUT_MS = "gateway.stream.idle.timeout.ms";
   public static final String SEQUENCE_QUERY_URL = "gateway.sequence.query.url";
+  /** Where the gateway listens unless told otherwise, and where the embedded default serves it. */
+  public static final int DEFAULT_HTTP_PORT = 8080;
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(HTTP_HOST, Type.STRING, "127.0.0.1", new NonEmptyString(), Importance.HIGH,
           "Address the HTTP server binds: 127.0.0.1 for this machine only, 0.0.0.0 for every interface.")
-      .define(HTTP_PORT, Type.INT, 8080, Range.between(0, 65_535), Importance.HIGH,
+      .define(HTTP_PORT, Type.INT, DEFAULT_HTTP_PORT, Range.between(0, 65_535), Importance.HIGH,
           "Port of the OpenAI- and Anthropic-compatible API, /health, /ready and /metrics; 0 picks a free one.")
       .define(TENANTS_FILE, Type.STRING, "", Importance.HIGH,
           "The routers' tenant file (JSON): a caller's API key must hash to a tenant's apiKeySha256. Required"

@@ -3,6 +3,8 @@ package io.zerolayer.it;
 import io.zerolayer.deploy.stack.PipelineNames;
 import io.zerolayer.fleet.FleetApp;
 import io.zerolayer.fleet.FleetConfig;
+import io.zerolayer.gateway.GatewayApp;
+import io.zerolayer.gateway.GatewayConfig;
 import io.zerolayer.router.RouterApp;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.runtime.tenant.Tenant;
@@ -13,6 +15,7 @@ import io.zerolayer.tokenbuffer.TokenBufferApp;
 import io.zerolayer.tokenbuffer.TokenBufferConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 
 /** The apps the crash tests run in processes of their own, on a rig's topics, to kill with {@code kill -9}. */
@@ -34,6 +37,19 @@ final class ChildProcesses {
         TokenBufferConfig.HTTP_PORT, Map.of(
             TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
             TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString()));
+  }
+
+  /** An HTTP gateway in front of the rig's pipeline, for the tenants of {@code tenantIds} (unlimited). */
+  static ChildApp gateway(final PipelineRig rig, final String... tenantIds) throws Exception {
+    final Path tenants = rig.stateDir().resolve("gateway-tenants.json");
+    Files.writeString(tenants, "{\"tenants\": [" + String.join(", ", Arrays.stream(tenantIds)
+        .map(id -> """
+            {"id": "%s", "apiKeySha256": "%s", "requestsPerSecond": 100000, "tokensPerSecond": 100000000,
+             "burstSeconds": 10}""".formatted(id, Tenant.hashKey(TestTenants.key(id)))).toList()) + "]}");
+    return ChildApp.start(GatewayApp.class, rig.settings(), rig.stateDir().resolve("gateway-process.log"),
+        GatewayConfig.HTTP_PORT, Map.of(GatewayConfig.TENANTS_FILE, tenants.toString(),
+            GatewayConfig.SIGNING_SECRET, rig.signingSecret(),
+            GatewayConfig.SEQUENCE_QUERY_URL, rig.pipeline().tokenBufferUrl()));
   }
 
   /** A router named {@code crash-router} in the rig's router group, serving one unlimited tenant. */

@@ -12,6 +12,7 @@ import io.zerolayer.contract.avro.CompletionOutcome;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.fleet.GpuProfile;
+import io.zerolayer.testsupport.ChildApp;
 import io.zerolayer.testsupport.ExpectedText;
 import io.zerolayer.testsupport.PipelineRig;
 import io.zerolayer.testsupport.RecordCollector;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -157,6 +159,37 @@ class GatewayStreamIT {
     }
   }
 
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void shouldLoseNoTokenWhenTheGatewayReplicaOfAStreamIsKilled() throws Exception {
+    // Given a second gateway replica in a process of its own, streaming a resumable answer
+    final ChildApp doomed = ChildProcesses.gateway(rig, TENANT);
+    try {
+      doomed.awaitReady(Duration.ofSeconds(90));
+      final String body = "{\"model\": \"" + GatewayClients.MODEL + "\", \"stream\": true, \"max_tokens\": 300,"
+          + " \"seed\": 5, \"messages\": [{\"role\": \"user\", \"content\": \"Tell me about replicas.\"}]}";
+      final Request request = new Request.Builder().url("http://127.0.0.1:" + doomed.port() + "/v1/chat/completions")
+          .header("Authorization", "Bearer " + TestTenants.key(TENANT)).header("x-zerolayer-resumable", "true")
+          .post(RequestBody.create(body, MediaType.get("application/json"))).build();
+
+      // When that replica is killed with kill -9 after five pieces of text
+      final Received before = read(request, 5, source -> {
+        try {
+          doomed.kill();
+        } catch (final Exception e) {
+          throw new AssertionError("could not kill the gateway replica", e);
+        }
+      });
+
+      // Then the client takes the stream up on the other replica and has the whole text, once
+      final Received after = read(streamRequest(before.requestId, TestTenants.key(TENANT), before.lastId), -1);
+      assertThat(before.text + after.text).isEqualTo(ExpectedText.ofChat(5, 300, "user", "Tell me about replicas."));
+      assertThat(after.done).isTrue();
+    } finally {
+      doomed.close();
+    }
+  }
+
   private Request streamRequest(final String requestId, final String key, final String lastEventId) {
     final Request.Builder request = new Request.Builder().url("http://127.0.0.1:" + port + "/v1/streams/" + requestId)
         .header("Authorization", "Bearer " + key);
@@ -168,6 +201,15 @@ class GatewayStreamIT {
 
   /** Reads a chat completion stream; with {@code deltas} >= 0, drops it after that many pieces of text. */
   private Received read(final Request request, final int deltas) throws Exception {
+    return read(request, deltas, EventSource::cancel);
+  }
+
+  /**
+   * Reads a chat completion stream; with {@code deltas} >= 0, stops taking text after that many
+   * pieces and does {@code then} (drop the stream, kill the server).
+   */
+  private Received read(final Request request, final int deltas, final Consumer<EventSource> then)
+      throws Exception {
     final Received received = new Received();
     final CompletableFuture<Received> done = new CompletableFuture<>();
     final AtomicInteger seen = new AtomicInteger();
@@ -179,6 +221,9 @@ class GatewayStreamIT {
 
       @Override
       public void onEvent(final EventSource source, final String id, final String type, final String data) {
+        if (done.isDone()) {
+          return;
+        }
         if ("[DONE]".equals(data)) {
           received.done = true;
           return;
@@ -188,8 +233,8 @@ class GatewayStreamIT {
           received.text += content.asText();
           received.lastId = id;
           if (seen.incrementAndGet() == deltas) {
-            source.cancel();
             done.complete(received);
+            then.accept(source);
           }
         }
       }

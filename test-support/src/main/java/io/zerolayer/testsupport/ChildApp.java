@@ -62,6 +62,11 @@ public final class ChildApp implements AutoCloseable {
     return new ChildApp(mainClass.getSimpleName(), builder.start(), log, port);
   }
 
+  /** The port of the app's HTTP server. */
+  public int port() {
+    return port;
+  }
+
   /** Waits until the app answers 200 on {@code /ready}; a timeout quotes the app's log. */
   public void awaitReady(final Duration timeout) {
     final HttpClient http = HttpClient.newHttpClient();

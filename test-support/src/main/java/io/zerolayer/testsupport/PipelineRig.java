@@ -58,6 +58,7 @@ public final class PipelineRig implements AutoCloseable {
   private RecordCollector<String, ResponseChunk> responses;
   private InferenceClient client;
   private Gateway gateway;
+  private final String signingSecret = TenantSignature.newSecret();
 
   private PipelineRig(final TestCluster.Handle cluster) throws IOException {
     this.catalogue = cluster.newCatalogue();
@@ -135,7 +136,7 @@ public final class PipelineRig implements AutoCloseable {
           rig.fleet = rig.open(Fleet.start(rig.settings, instances, zones, profile, new SimpleMeterRegistry()));
         }
         final Map<String, Object> router = new HashMap<>(routerSettings);
-        final String secret = TenantSignature.newSecret();
+        final String secret = rig.signingSecret;
         router.put(RouterConfig.GATEWAY_SIGNING_SECRET, secret);
         if (pipeline) {
           rig.pipeline = rig.open(Pipeline.start(rig.settings, rig.stateDir, false, tenants, policy.get(), cutover,
@@ -219,6 +220,11 @@ public final class PipelineRig implements AutoCloseable {
   /** The fleet; fails if the rig started none. */
   public Fleet fleet() {
     return requireNonNull(fleet, "this rig started no fleet; ask for one with Builder.fleet(...)");
+  }
+
+  /** The secret the rig's router shares with gateways, for a gateway the test starts itself. */
+  public String signingSecret() {
+    return signingSecret;
   }
 
   /** The HTTP gateway; fails if the rig started none. */

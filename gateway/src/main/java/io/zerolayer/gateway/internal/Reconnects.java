@@ -44,9 +44,13 @@ public final class Reconnects {
     try {
       // Follow before reading the store back, so that no chunk falls between the two.
       followed = client.follow(requestId, chunk -> queue.offer(after(chunk, received)));
-    } catch (final IllegalStateException e) {
+    } catch (final IllegalArgumentException e) {
       HttpAnswers.fail(ctx, dialect, Failure.of(Failure.Kind.BAD_REQUEST, "the stream of " + requestId
           + " is being taken up on another connection to this gateway already; close that one first"), requestId);
+      return;
+    } catch (final IllegalStateException e) {
+      HttpAnswers.fail(ctx, dialect, new Failure(Failure.Kind.OVERLOADED, "the gateway cannot read streams now: "
+          + e.getMessage(), null, 1_000L), requestId);
       return;
     }
     followed.future().whenComplete((response, error) -> {

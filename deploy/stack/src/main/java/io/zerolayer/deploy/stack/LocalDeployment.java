@@ -62,7 +62,7 @@ public final class LocalDeployment implements AutoCloseable {
         Map.of(RouterConfig.GATEWAY_SIGNING_SECRET, secret));
     gatewaySerdes = new ContractSerdes(settings.serdes());
     gateway = Gateway.start(new GatewayConfig(Map.of(GatewayConfig.SIGNING_SECRET, secret,
-        GatewayConfig.HTTP_PORT, defaultPorts ? new GatewayConfig(Map.of()).httpPort() : 0,
+        GatewayConfig.HTTP_PORT, defaultPorts ? GatewayConfig.DEFAULT_HTTP_PORT : 0,
         GatewayConfig.SEQUENCE_QUERY_URL, pipeline.tokenBufferUrl())), tenants, settings, gatewaySerdes);
     final List<String> zoneNames = IntStream.range(0, zones).mapToObj(i -> "zone-" + (char) ('a' + i)).toList();
     step("Starting " + instances + " simulated instances over " + zoneNames);

@@ -1,0 +1,225 @@
+package io.zerolayer.client;
+
+import static java.util.Objects.requireNonNull;
+
+import io.zerolayer.contract.avro.ResponseChunk;
+import io.zerolayer.contract.avro.TokenChunk;
+import io.zerolayer.contract.cluster.ClusterSettings;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.serde.SchemaRegistryUnavailableException;
+import io.zerolayer.contract.topic.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's one reading thread: the workers' token chunks and the durable response stream,
+ * every partition of both from the moment the client starts, each awaited sequence's records
+ * handed to its {@link PendingResponse} or {@link FollowedStream}. If it stops, every awaited
+ * sequence fails with the cause.
+ */
+final class ResponseReader implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ResponseReader.class);
+
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final Deserializer<ResponseChunk> responses;
+  private final Deserializer<TokenChunk> chunks;
+  private final String responseTopic;
+  private final String tokenTopic;
+  private final Map<String, PendingResponse> pending;
+  private final Map<String, FollowedStream> followers;
+  private final CountDownLatch started = new CountDownLatch(1);
+  private final Thread thread;
+  private volatile boolean running = true;
+  private volatile Throwable failure;
+
+  /**
+   * Starts reading; returns once every partition is read from its end.
+   *
+   * @param pending the submitted requests, by sequence id
+   * @param followers the followed sequences, by sequence id
+   * @throws IllegalStateException when the topics cannot be read
+   */
+  ResponseReader(final ClusterSettings cluster, final ContractSerdes serdes, final Map<String, PendingResponse> pending,
+      final Map<String, FollowedStream> followers) {
+    this.pending = requireNonNull(pending, "pending");
+    this.followers = requireNonNull(followers, "followers");
+    final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+    responses = serdes.value(Topics.RESPONSES).deserializer();
+    chunks = serdes.value(Topics.TOKENS).deserializer();
+    responseTopic = cluster.catalogue().name(Topics.RESPONSES);
+    tokenTopic = cluster.catalogue().name(Topics.TOKENS);
+    thread = new Thread(this::read, "inference-client-responses");
+    thread.setDaemon(true);
+    thread.start();
+    try {
+      started.await();
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (failure != null) {
+      close();
+      throw new IllegalStateException("Cannot read responses: " + failure.getMessage(), failure);
+    }
+  }
+
+  /** Why the reader stopped, or null while it reads. */
+  Throwable failure() {
+    return failure;
+  }
+
+  private void read() {
+    try {
+      final List<TopicPartition> all = new ArrayList<>();
+      final int partitions = partitionCount();
+      for (int partition = 0; partition < partitions; partition++) {
+        all.add(new TopicPartition(responseTopic, partition));
+        all.add(new TopicPartition(tokenTopic, partition));
+      }
+      consumer.assign(all);
+      consumer.seekToEnd(all);
+      all.forEach(consumer::position);
+      started.countDown();
+      while (running) {
+        poll();
+      }
+    } catch (final WakeupException e) {
+      failAll(new IllegalStateException("the client was closed before the response was complete"));
+    } catch (final RuntimeException e) {
+      LOG.error("Response reader stopped: {}", e.toString(), e);
+      failAll(e);
+    } finally {
+      started.countDown();
+      consumer.close();
+    }
+  }
+
+  /** The partition count both topics must share, a sequence's records landing on the same number of each. */
+  private int partitionCount() {
+    final int responsePartitions = partitions(responseTopic);
+    final int tokenPartitions = partitions(tokenTopic);
+    if (responsePartitions != tokenPartitions) {
+      throw new IllegalStateException(responseTopic + " has " + responsePartitions + " partitions and " + tokenTopic
+          + " " + tokenPartitions + "; a sequence's records must land on the same partition number of both: give"
+          + " them the same count (zerolayer topics reports the drift)");
+    }
+    return responsePartitions;
+  }
+
+  private int partitions(final String topic) {
+    final int count = consumer.partitionsFor(topic, Duration.ofSeconds(30)).size();
+    if (count == 0) {
+      throw new IllegalStateException("Topic " + topic + " does not exist; provision the topics (zerolayer topics)"
+          + " first");
+    }
+    return count;
+  }
+
+  private void poll() {
+    final ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
+    for (final TopicPartition partition : records.partitions()) {
+      for (final ConsumerRecord<String, byte[]> record : records.records(partition)) {
+        if (!readable(record)) {
+          // The record is fine; the registry is down. Read it and the rest of its partition again on the next poll.
+          consumer.seek(partition, record.offset());
+          break;
+        }
+      }
+    }
+  }
+
+  /** Hands a record to its awaited sequence; false when it must be read again later. */
+  private boolean readable(final ConsumerRecord<String, byte[]> record) {
+    if (record.key() == null || record.value() == null
+        || !pending.containsKey(record.key()) && !followers.containsKey(record.key())) {
+      return true;
+    }
+    try {
+      if (record.topic().equals(tokenTopic)) {
+        deliver(record.key(), chunks.deserialize(record.topic(), record.value()));
+      } else {
+        deliver(responses.deserialize(record.topic(), record.value()));
+      }
+      return true;
+    } catch (final SerializationException e) {
+      if (SchemaRegistryUnavailableException.causedBy(e)) {
+        return false;
+      }
+      LOG.warn("Skipping an unreadable record at {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
+          e.getMessage());
+      return true;
+    }
+  }
+
+  /** Hands a worker's chunk to its pending request; followers read the durable stream alone. */
+  private void deliver(final String sequenceId, final TokenChunk chunk) {
+    final PendingResponse entry = pending.get(sequenceId);
+    if (entry == null) {
+      return;
+    }
+    try {
+      entry.fromWorker(chunk);
+    } catch (final IllegalStateException e) {
+      pending.remove(sequenceId);
+      entry.fail(e);
+    }
+  }
+
+  /** Hands a durable chunk to its pending request and its follower; the last one ends them. */
+  private void deliver(final ResponseChunk chunk) {
+    deliver(pending, chunk);
+    deliver(followers, chunk);
+  }
+
+  private static <A extends Awaited> void deliver(final Map<String, A> waiting, final ResponseChunk chunk) {
+    final A entry = waiting.get(chunk.getSequenceId());
+    if (entry == null) {
+      return;
+    }
+    try {
+      if (entry.fromDurable(chunk)) {
+        waiting.remove(chunk.getSequenceId(), entry);
+      }
+    } catch (final IllegalStateException e) {
+      waiting.remove(chunk.getSequenceId(), entry);
+      entry.fail(e);
+    }
+  }
+
+  private void failAll(final Throwable cause) {
+    failure = cause;
+    pending.values().forEach(entry -> entry.fail(cause));
+    pending.clear();
+    followers.values().forEach(entry -> entry.fail(cause));
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    consumer.wakeup();
+    try {
+      thread.join(Duration.ofSeconds(5).toMillis());
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
