@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -117,6 +118,8 @@ public final class GatewayBenchmark {
   private static void send(final OpenAiStreamingChatModel model, final PathFigures figures, final Plan plan,
       final int index, final CountDownLatch done) {
     final StreamTiming timing = new StreamTiming(System.nanoTime());
+    // The first end counts: a client may report the connection closing after the answer ended.
+    final AtomicBoolean ended = new AtomicBoolean();
     final ChatRequest request = ChatRequest.builder()
         .messages(UserMessage.from("Request " + index + ": what does a routing layer cost?")).build();
     model.chat(request, new StreamingChatResponseHandler() {
@@ -127,6 +130,9 @@ public final class GatewayBenchmark {
 
       @Override
       public void onCompleteResponse(final ChatResponse response) {
+        if (ended.getAndSet(true)) {
+          return;
+        }
         if (figures != null) {
           figures.add(timing, plan.outputTokens());
         }
@@ -135,6 +141,9 @@ public final class GatewayBenchmark {
 
       @Override
       public void onError(final Throwable error) {
+        if (ended.getAndSet(true)) {
+          return;
+        }
         if (figures != null) {
           figures.error(error);
         }
