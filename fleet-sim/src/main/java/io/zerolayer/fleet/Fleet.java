@@ -49,7 +49,18 @@ public final class Fleet implements AutoCloseable {
    */
   public static Fleet start(final ClusterSettings cluster, final String idPrefix, final int size,
       final List<String> zones, final GpuProfile profile, final MeterRegistry meters, final Set<String> coldIds) {
+    return start(cluster, idPrefix, size, zones, profile, meters, coldIds, MODEL);
+  }
+
+  /**
+   * As {@link #start(ClusterSettings, String, int, List, GpuProfile, MeterRegistry, Set)}, every
+   * instance serving {@code model}.
+   */
+  public static Fleet start(final ClusterSettings cluster, final String idPrefix, final int size,
+      final List<String> zones, final GpuProfile profile, final MeterRegistry meters, final Set<String> coldIds,
+      final String model) {
     requireNonNull(coldIds, "coldIds");
+    requireNonNull(model, "model");
     final List<String> ids = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       ids.add(idPrefix + i);
@@ -62,7 +73,7 @@ public final class Fleet implements AutoCloseable {
     final Map<String, SimulatedGpu> gpus = new LinkedHashMap<>();
     for (int i = 0; i < size; i++) {
       final String id = ids.get(i);
-      final SimulatedGpu gpu = new SimulatedGpu(id, zones.get(i % zones.size()), MODEL, profile,
+      final SimulatedGpu gpu = new SimulatedGpu(id, zones.get(i % zones.size()), model, profile,
           !coldIds.contains(id));
       instances.add(new SimulatedInstance(gpu, id, profile, cluster, serdes, meters));
       gpus.put(id, gpu);

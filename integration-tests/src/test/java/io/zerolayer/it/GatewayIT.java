@@ -2,6 +2,7 @@ package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.anthropic.client.AnthropicClient;
 import com.anthropic.core.http.HttpResponseFor;
@@ -23,14 +24,18 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zerolayer.fleet.Fleet;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.runtime.tenant.Tenant;
+import io.zerolayer.testsupport.Awaits;
 import io.zerolayer.testsupport.ExpectedText;
 import io.zerolayer.testsupport.PipelineRig;
 import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.testsupport.TestTenants;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -51,6 +56,7 @@ class GatewayIT {
 
   private static final String MODEL = GatewayClients.MODEL;
   private static final String TENANT = "tenant-0";
+  private static final String BIG_MODEL = "sim-70b";
   /** A tenant allowed one request at once, then one every 20 s. */
   private static final Tenant SLOW = new Tenant("slow", Tenant.hashKey("slow-key"), 0.05, 100_000, 20);
 
@@ -176,6 +182,31 @@ class GatewayIT {
     assertThatThrownBy(() -> openAi("slow-key", MODEL, 4).chat(ChatRequest.builder()
         .messages(UserMessage.from("Hello")).build()))
         .isInstanceOf(dev.langchain4j.exception.RateLimitException.class);
+  }
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void shouldServeEachRequestOnAnInstanceOfTheModelItAsksFor() throws Exception {
+    // Given a second model on two instances of their own beside the two of the first
+    final Fleet big = rig.open(Fleet.start(rig.settings(), "big-", 2, List.of("zone-a"), GpuProfile.standard(),
+        new SimpleMeterRegistry(), Set.of(), BIG_MODEL));
+    Awaits.routerSees(rig.pipeline(), big.instanceIds());
+    final AnthropicClient anthropic = anthropic(TestTenants.key(TENANT));
+    await().atMost(Duration.ofSeconds(30)).until(() -> anthropic.models().list().data().stream()
+        .anyMatch(model -> model.id().equals(BIG_MODEL)));
+
+    // When requests for each model go through the gateway, in turns
+    for (int i = 0; i < 10; i++) {
+      final String model = i % 2 == 0 ? MODEL : BIG_MODEL;
+      final HttpResponseFor<Message> raw = anthropic.messages().withRawResponse().create(MessageCreateParams
+          .builder().model(model).maxTokens(8).addUserMessage("Which model are you? " + i).build());
+
+      // Then each is served by an instance of its model
+      final String instance = raw.headers().values("x-zerolayer-instance").get(0);
+      assertThat(model.equals(BIG_MODEL) ? big.instanceIds() : rig.fleet().instanceIds())
+          .as("request %d for %s served by %s", i, model, instance).contains(instance);
+      assertThat(raw.parse().model().asString()).isEqualTo(model);
+    }
   }
 
   private AnthropicClient anthropic(final String key) {
