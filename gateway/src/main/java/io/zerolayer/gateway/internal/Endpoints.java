@@ -13,6 +13,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Optional;
+import java.util.SortedSet;
 
 /**
  * The gateway's API: the three completion endpoints and the model list, each behind the API key
@@ -112,9 +113,10 @@ public final class Endpoints {
       HttpAnswers.fail(ctx, dialect, Failure.badRequest(e), null);
       return;
     }
-    if (models.isReady() && !models.known(request.model())) {
+    final SortedSet<String> known = models.all();
+    if (models.isReady() && !known.contains(request.model())) {
       HttpAnswers.fail(ctx, dialect, new Failure(Failure.Kind.NOT_FOUND,
-          RoutingReasons.modelNotServed(request.model(), models.all()), "model", null), null);
+          RoutingReasons.modelNotServed(request.model(), known), "model", null), null);
       return;
     }
     relay.serve(ctx, dialect, tenant.get().id(), request);

@@ -6,7 +6,6 @@ import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.runtime.CompactedView;
-import java.time.Duration;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -32,11 +31,6 @@ public final class ModelDirectory implements AutoCloseable {
     return models;
   }
 
-  /** Whether any instance of the heatmap, in any state, serves the model. */
-  public boolean known(final String model) {
-    return heatmap.current().rows().values().stream().anyMatch(row -> row.getModel().equals(model));
-  }
-
   /** Every model of the heatmap, in any state, sorted. */
   public SortedSet<String> all() {
     final SortedSet<String> models = new TreeSet<>();
@@ -52,10 +46,6 @@ public final class ModelDirectory implements AutoCloseable {
   /** Whether the heatmap has been read to its end. */
   public boolean isReady() {
     return heatmap.isReady() && !heatmap.failed();
-  }
-
-  public boolean awaitReady(final Duration timeout) throws InterruptedException {
-    return heatmap.awaitReady(timeout);
   }
 
   @Override
