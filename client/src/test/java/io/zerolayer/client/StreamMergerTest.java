@@ -49,6 +49,21 @@ class StreamMergerTest {
   }
 
   @Test
+  void shouldPassOnTheStalledAttemptsTokensUpToTheRoutersEndInTheLogAndNoneAfter() {
+    merger.fromWorker(chunk(1, "gpu-1", 0, "a", "b"));
+    final TokenChunk end = chunk(2, "gpu-1", 1);
+    end.setLast(true);
+
+    merger.fromWorker(chunk(1, "gpu-1", 2, "c"));
+    assertThat(merger.fromWorker(end)).isNull();
+    assertThat(merger.fromWorker(chunk(1, "gpu-1", 3, "d"))).isNull();
+    merger.fromDurable(durable(0, true, "a", "b", "c"));
+
+    assertThat(merger.passed()).containsExactly("a", "b", "c");
+    assertThat(merger.divergences()).isZero();
+  }
+
+  @Test
   void shouldSayHowTheAttemptWasRoutedOnWhatItPassesOnFromAWorker() {
     final TokenChunk fallback = chunk(1, "gpu-2", 0, "a");
     fallback.setRouting(RoutingOutcome.FALLBACK);

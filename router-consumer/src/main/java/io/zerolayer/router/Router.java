@@ -97,7 +97,7 @@ public final class Router implements AutoCloseable {
             internalTopics(cluster)), tenants, config.gatewaySignature(), decider, view),
         heatmap, records, writer, meters, lookup);
     stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, new StallDecider(decider, view),
-        heatmap, records, writer, meters);
+        heatmap, records, writer, meters, config.stallHold());
     transaction = new PollTransaction(consumer, producer, new TransactionMeters(registry));
     clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));
     clientMetrics.forEach(m -> m.bindTo(registry));

@@ -27,6 +27,7 @@ public final class RouterConfig extends AbstractConfig {
   public static final String MAX_PROMPT_CHARS = "router.max.prompt.chars";
   public static final String DEFAULT_RETRY_AFTER_MS = "router.default.retry.after.ms";
   public static final String MAX_ATTEMPTS = "router.max.attempts";
+  public static final String STALL_HOLD_MS = "router.stall.hold.ms";
   public static final String HTTP_PORT = "router.http.port";
   public static final String TENANTS_FILE = "router.tenants.file";
   public static final String SESSION_TIMEOUT_MS = "router.session.timeout.ms";
@@ -50,6 +51,10 @@ public final class RouterConfig extends AbstractConfig {
           "Retry time given when the heatmap knows no instance at all, in ms.")
       .define(MAX_ATTEMPTS, Type.INT, 4, Range.between(1, 100), Importance.MEDIUM,
           "Attempts a sequence gets (the first and its cut-overs); then its stream ends with the error.")
+      .define(STALL_HOLD_MS, Type.LONG, 10_000L, Range.atLeast(0L), Importance.MEDIUM,
+          "A stalled sequence no other instance can take now stays where it is: one that still streams goes"
+              + " on, and one that went quiet waits for an instance until it has been quiet this long; then"
+              + " its stream ends throttled, with a retry time. In ms; 0 ends it at once.")
       .define(HTTP_PORT, Type.INT, 8082, Range.between(0, 65_535), Importance.LOW,
           "Port of the metrics endpoint; 0 picks a free one.")
       .define(TENANTS_FILE, Type.STRING, "", Importance.HIGH,
@@ -117,6 +122,10 @@ public final class RouterConfig extends AbstractConfig {
 
   public int maxAttempts() {
     return getInt(MAX_ATTEMPTS);
+  }
+
+  public Duration stallHold() {
+    return Duration.ofMillis(getLong(STALL_HOLD_MS));
   }
 
   public int httpPort() {

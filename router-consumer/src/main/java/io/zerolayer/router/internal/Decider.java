@@ -12,6 +12,7 @@ import io.zerolayer.router.policy.LatencyPredictor;
 import io.zerolayer.router.policy.RequestProfile;
 import io.zerolayer.router.policy.RoutingPolicy;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -91,16 +92,18 @@ public final class Decider {
 
   /**
    * Picks a backup for a stalled sequence: the best instance other than the stalled one. Nothing
-   * left, or every allowed attempt used: throttled, with the reason and a retry time predicted
-   * from the fleet, so the client's stream ends with the error rather than in silence.
+   * left: none if the sequence may wait for one, else throttled, with the reason and a retry time
+   * predicted from the fleet, so the client's stream ends with the error rather than in silence.
+   * Every allowed attempt used: throttled.
    *
    * @param failedAttempts the sequence's attempts that failed, this one included (1 for the first)
+   * @param mayWait whether the sequence may stay where it is while no other instance can take it
    */
-  public Decision selectBackup(final RequestProfile request, final Heatmap heatmap, final String stalledInstance,
-      final String why, final int failedAttempts) {
+  public Optional<Decision> selectBackup(final RequestProfile request, final Heatmap heatmap,
+      final String stalledInstance, final String why, final int failedAttempts, final boolean mayWait) {
     if (failedAttempts >= maxAttempts) {
-      return throttled(heatmap, "all " + maxAttempts + " attempts failed; the last on " + stalledInstance + ": "
-          + why);
+      return Optional.of(throttled(heatmap, "all " + maxAttempts + " attempts failed; the last on "
+          + stalledInstance + ": " + why));
     }
     Candidate cold = null;
     for (final Candidate candidate : policy.rank(request, heatmap)) {
@@ -112,12 +115,13 @@ public final class Decider {
         cold = cold == null ? candidate : cold;
         continue;
       }
-      return warmIfChecked(cutOver(candidate, stalledInstance, why));
+      return Optional.of(warmIfChecked(cutOver(candidate, stalledInstance, why)));
     }
     if (cold != null) {
-      return cutOver(cold, stalledInstance, why);
+      return Optional.of(cutOver(cold, stalledInstance, why));
     }
-    return throttled(heatmap, stalledInstance + " stalled (" + why + ") and no other instance can take the sequence");
+    return mayWait ? Optional.empty() : Optional.of(throttled(heatmap, stalledInstance + " stalled (" + why
+        + ") and no other instance can take the sequence"));
   }
 
   /** Whether the policy keeps work off this instance while it warms up and a warm one is left. */

@@ -13,6 +13,7 @@ public final class RouterMeters {
 
   private final Map<RoutingOutcome, Counter> decisions = new EnumMap<>(RoutingOutcome.class);
   private final Counter deadLettered;
+  private final Counter waited;
   private final Timer decisionTime;
 
   public RouterMeters(final MeterRegistry registry) {
@@ -25,6 +26,9 @@ public final class RouterMeters {
     deadLettered = Counter.builder("zerolayer.router.dead.lettered")
         .description("Input records the router could not read, sent to the dead-letter topic")
         .register(registry);
+    waited = Counter.builder("zerolayer.router.stalls.waiting")
+        .description("Stall reports of sequences no other instance could take yet, left where they are")
+        .register(registry);
     decisionTime = Timer.builder("zerolayer.router.decision.time")
         .description("From a request's record timestamp to its decision")
         .publishPercentiles(0.5, 0.99)
@@ -34,6 +38,10 @@ public final class RouterMeters {
   void decided(final RoutingOutcome outcome, final long requestTimestampMs, final long nowMs) {
     decisions.get(outcome).increment();
     decisionTime.record(Duration.ofMillis(Math.max(0, nowMs - requestTimestampMs)));
+  }
+
+  void waited() {
+    waited.increment();
   }
 
   void deadLettered() {

@@ -7,6 +7,7 @@ import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.StallDetected;
+import io.zerolayer.contract.avro.TokenChunk;
 import java.util.List;
 
 /** Builds the records a decision turns into. */
@@ -75,6 +76,27 @@ public final class RouterRecords {
         .setTraceId(request.getTraceId() == null ? stall.getSequenceId() : request.getTraceId())
         .setRouterId(routerId)
         .setDecidedAtMs(nowMs)
+        .build();
+  }
+
+  /**
+   * The end of a throttled stalled sequence in the tokens log: an empty last chunk of the
+   * decision's epoch, in the stalled instance's name, which closes the stream where it is for
+   * every reader of the log (see {@code TokenStreamRules}).
+   */
+  public TokenChunk end(final StallDetected stall, final RoutingDecision decided) {
+    return TokenChunk.newBuilder()
+        .setSequenceId(decided.getSequenceId())
+        .setEpoch(decided.getEpoch())
+        .setInstanceId(stall.getInstanceId())
+        .setAttemptId("ended by router " + routerId)
+        .setStartIndex(stall.getNextIndex())
+        .setTokens(List.of())
+        .setLast(true)
+        .setFinishReason(decided.getOutcome().name().toLowerCase())
+        .setInputTokens(decided.getInputTokens())
+        .setRouting(decided.getOutcome())
+        .setEmittedAtMs(decided.getDecidedAtMs())
         .build();
   }
 

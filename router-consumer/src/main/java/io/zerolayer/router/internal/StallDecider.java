@@ -4,14 +4,16 @@ import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.RequestProfile;
+import java.util.Optional;
 
 /**
- * Stage 1 of a cut-over, with no Kafka types: notes the cut-away, picks the backup on the
- * heatmap with this router's unseen dispatches counted in, and counts the backup's own dispatch
- * in turn. The streams of an ejected or stalled instance are reported in one burst and all read
- * the same heatmap; counting each backup's dispatch keeps the burst from landing on the one
- * instance that ranked best before it. The backup serves the model the request asked for. Shares its dispatches and cut-aways with the request
- * path, so new requests see the resumed streams too. Used by one router thread only.
+ * Stage 1 of a cut-over, with no Kafka types: picks the backup on the heatmap with this router's
+ * unseen dispatches counted in, the backup serving the model the request asked for, then notes
+ * the cut-away and counts the backup's own dispatch in turn. The streams of an ejected or stalled
+ * instance are reported in one burst and all read the same heatmap; counting each backup's
+ * dispatch keeps the burst from landing on the one instance that ranked best before it. Shares
+ * its dispatches and cut-aways with the request path, so new requests see the resumed streams
+ * too. A sequence that waits for an instance is no cut-away. Used by one router thread only.
  */
 public final class StallDecider {
 
@@ -32,15 +34,20 @@ public final class StallDecider {
    * @param stalledInstance where the attempt stalled; never the backup
    * @param why the stall report's reason
    * @param failedAttempts the sequence's attempts that failed, this one included (1 for the first)
+   * @param mayWait whether the sequence may stay where it is while no other instance can take it
+   * @return the decision, or none while the sequence waits
    */
-  public Decision decide(final RequestProfile sequence, final String model, final Heatmap heatmap,
-      final String stalledInstance, final String why, final int failedAttempts, final long nowMs) {
-    view.cutAway(stalledInstance, sequence.sequenceId(), nowMs);
-    final Decision decision = decider.selectBackup(sequence, ModelScope.of(model).applyTo(view.applyTo(heatmap,
-        nowMs)), stalledInstance, why, failedAttempts);
-    if (decision.dispatched()) {
-      view.dispatched(decision.instanceId(), nowMs);
-    }
+  public Optional<Decision> decide(final RequestProfile sequence, final String model, final Heatmap heatmap,
+      final String stalledInstance, final String why, final int failedAttempts, final boolean mayWait,
+      final long nowMs) {
+    final Optional<Decision> decision = decider.selectBackup(sequence, ModelScope.of(model).applyTo(
+        view.applyTo(heatmap, nowMs)), stalledInstance, why, failedAttempts, mayWait);
+    decision.ifPresent(decided -> {
+      view.cutAway(stalledInstance, sequence.sequenceId(), nowMs);
+      if (decided.dispatched()) {
+        view.dispatched(decided.instanceId(), nowMs);
+      }
+    });
     return decision;
   }
 }

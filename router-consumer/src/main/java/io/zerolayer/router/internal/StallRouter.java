@@ -10,6 +10,7 @@ import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.policy.RequestProfile;
 import io.zerolayer.runtime.DeadLetters;
+import java.time.Duration;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
@@ -21,8 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Cut-over (DESIGN section 7): for a stalled attempt, picks a backup that is never the stalled
  * instance, writes the decision with epoch + 1 and the resume index, dispatches the resume
- * task and cancels the old attempt. All through the caller's transaction, so an aborted
- * transaction handles the stall again. A repeated report of an attempt this router cut over
+ * task and cancels the old attempt. With no other instance to take it, a sequence that still
+ * streams goes on and a quiet one waits, up to the hold, for token-buffer's next report; then it
+ * is throttled, its stream ended by an end chunk in the tokens log. All through the caller's
+ * transaction, so an aborted transaction handles the stall again. A repeated report of an attempt this router cut over
  * already changes nothing (see {@link HandledStalls}).
  */
 public final class StallRouter {
@@ -39,10 +42,11 @@ public final class StallRouter {
   private final RecordWriter writer;
   private final RouterMeters meters;
   private final HandledStalls handled = new HandledStalls();
+  private final long holdMs;
 
   public StallRouter(final TopicCatalogue catalogue, final ContractSerdes serdes, final RequestLookup lookup,
       final StallDecider decider, final HeatmapView heatmap, final RouterRecords records, final RecordWriter writer,
-      final RouterMeters meters) {
+      final RouterMeters meters, final Duration hold) {
     this.catalogue = requireNonNull(catalogue, "catalogue");
     this.stalls = serdes.value(Topics.STALLS).deserializer();
     this.lookup = requireNonNull(lookup, "lookup");
@@ -51,6 +55,7 @@ public final class StallRouter {
     this.records = requireNonNull(records, "records");
     this.writer = requireNonNull(writer, "writer");
     this.meters = requireNonNull(meters, "meters");
+    this.holdMs = hold.toMillis();
   }
 
   /** Cuts the stalled attempt over, through the producer (inside an open transaction). */
@@ -80,13 +85,26 @@ public final class StallRouter {
     final RequestProfile profile = new RequestProfile(stall.getSequenceId(), inputTokens,
         Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()));
     // An attempt that never joined the stream (it resumed behind it) did not fail on its instance.
-    final Decision decision = decider.decide(profile, request.get().getModel(), heatmap.current(),
-        stall.getInstanceId(), stall.getReason(), stall.getEpoch() - stall.getBehindAttempts(), now);
+    final Optional<Decision> chosen = decider.decide(profile, request.get().getModel(), heatmap.current(),
+        stall.getInstanceId(), stall.getReason(), stall.getEpoch() - stall.getBehindAttempts(),
+        stall.getQuietMs() < holdMs, now);
+    if (chosen.isEmpty()) {
+      // token-buffer reports the attempt again while it is stalled; it may find an instance then.
+      LOG.debug("{} (epoch {}) stalled on {} ({}), quiet for {} ms; no other instance can take it yet",
+          stall.getSequenceId(), stall.getEpoch(), stall.getInstanceId(), stall.getReason(), stall.getQuietMs());
+      meters.waited();
+      return;
+    }
+    final Decision decision = chosen.get();
     final RoutingDecision decided = records.cutover(request.get(), stall, decision, inputTokens, now);
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (decision.dispatched()) {
       writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request.get(), decided, prompt,
           decision.expectsWarm(), stall));
+    } else {
+      // Ends the stream in the tokens log, where the old attempt may still be writing: every reader
+      // of the log, token-buffer and a client's fast path alike, ends it at the same token.
+      writer.send(out, Topics.TOKENS, decided.getSequenceId(), records.end(stall, decided));
     }
     writer.send(out, Topics.COMMANDS, stall.getInstanceId(), records.cancel(stall, now));
     handled.handle(stall.getRequestPartition(), stall.getRequestOffset(), stall.getEpoch());

@@ -111,7 +111,8 @@ class DeciderTest {
     final Heatmap heatmap = heatmap(lossy, row("healthy", 1.0, 5));
 
     assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId()).isEqualTo("healthy");
-    assertThat(decider.selectBackup(REQUEST, heatmap, "other", "no token for 1200 ms", 1).instanceId())
+    assertThat(decider.selectBackup(REQUEST, heatmap, "other", "no token for 1200 ms", 1, false).orElseThrow()
+        .instanceId())
         .isEqualTo("healthy");
   }
 
@@ -129,7 +130,8 @@ class DeciderTest {
     final Heatmap heatmap = heatmap(row("emptied", 1.0, 0), row("busy", 1.0, 6)).withCutAway(Set.of("emptied"));
 
     assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId()).isEqualTo("busy");
-    assertThat(decider.selectBackup(REQUEST, heatmap, "other", "no token for 1200 ms", 1).instanceId())
+    assertThat(decider.selectBackup(REQUEST, heatmap, "other", "no token for 1200 ms", 1, false).orElseThrow()
+        .instanceId())
         .isEqualTo("busy");
   }
 
@@ -164,7 +166,8 @@ class DeciderTest {
     final Heatmap heatmap = heatmap(row("stalled", 1.0, 0), row("other", 1.0, 5));
 
     final Decision decision = decider.select(REQUEST, heatmap, () -> heatmap);
-    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 1);
+    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 1, false)
+        .orElseThrow();
 
     assertThat(decision.instanceId()).isEqualTo("stalled");
     assertThat(backup.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
@@ -178,12 +181,13 @@ class DeciderTest {
     cold.setWarmupLevel(0.0);
     final Heatmap heatmap = heatmap(row("stalled", 1.0, 0), cold, row("warm", 1.0, 3));
 
-    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 1);
+    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 1, false)
+        .orElseThrow();
 
     assertThat(backup.instanceId()).isEqualTo("warm");
     assertThat(backup.expectsWarm()).isTrue();
     final Decision onlyCold = decider.selectBackup(REQUEST, heatmap(row("stalled", 1.0, 0), cold), "stalled",
-        "no token", 1);
+        "no token", 1, false).orElseThrow();
     assertThat(onlyCold.instanceId()).isEqualTo("cold");
     assertThat(onlyCold.expectsWarm()).isFalse();
   }
@@ -192,17 +196,27 @@ class DeciderTest {
   void shouldThrottleACutOverWhenOnlyTheStalledInstanceIsLeft() {
     final Heatmap heatmap = heatmap(row("stalled", 1.0, 0));
 
-    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "rate down 60%", 1);
+    final Decision backup = decider.selectBackup(REQUEST, heatmap, "stalled", "rate down 60%", 1, false).orElseThrow();
 
     assertThat(backup.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
     assertThat(backup.retryAfterMs()).isPositive();
   }
 
   @Test
+  void shouldWaitForAnInstanceOnlyWhileTheSequenceMayAndAttemptsAreLeft() {
+    final Heatmap heatmap = heatmap(row("stalled", 1.0, 0));
+
+    assertThat(decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 1, true)).isEmpty();
+    assertThat(decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 4, true).orElseThrow()
+        .outcome()).isEqualTo(RoutingOutcome.THROTTLED);
+  }
+
+  @Test
   void shouldEndTheStreamWithTheErrorOnceEveryAllowedAttemptStalled() {
     final Heatmap heatmap = heatmap(row("stalled", 1.0, 0), row("spare", 1.0, 0));
 
-    final Decision last = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 4);
+    final Decision last = decider.selectBackup(REQUEST, heatmap, "stalled", "no token for 1200 ms", 4, false)
+        .orElseThrow();
 
     assertThat(last.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
     assertThat(last.reason()).contains("all 4 attempts failed").contains("no token for 1200 ms");

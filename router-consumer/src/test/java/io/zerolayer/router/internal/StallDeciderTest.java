@@ -12,6 +12,7 @@ import io.zerolayer.router.policy.RequestProfile;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class StallDeciderTest {
@@ -30,8 +31,8 @@ class StallDeciderTest {
     // Every stream of gpu-0 is reported within one heatmap update.
     final List<String> backups = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      backups.add(stalls.decide(new RequestProfile("s" + i, 300, 100), null, fleet, "gpu-0", WHY, 1, 10)
-          .instanceId());
+      backups.add(stalls.decide(new RequestProfile("s" + i, 300, 100), null, fleet, "gpu-0", WHY, 1, false, 10)
+          .orElseThrow().instanceId());
     }
 
     assertThat(backups).containsExactlyInAnyOrder("a", "a", "b", "b", "c", "c");
@@ -39,7 +40,7 @@ class StallDeciderTest {
 
   @Test
   void shouldCountTheBackupsDispatchInTheSharedDispatches() {
-    final Decision resumed = stalls.decide(new RequestProfile("s0", 300, 100), null, fleet, "gpu-0", WHY, 1, 10);
+    final Decision resumed = stalls.decide(new RequestProfile("s0", 300, 100), null, fleet, "gpu-0", WHY, 1, false, 10).orElseThrow();
 
     // The request path reads the same dispatches: the resumed stream counts on its backup.
     assertThat(resumed.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
@@ -53,7 +54,7 @@ class StallDeciderTest {
     final Heatmap mixed = heatmap(served(row("gpu-0", 1.0, 0), "llama"), served(row("busy", 1.0, 6), "llama"),
         served(row("idle-1", 1.0, 0), "mistral"), served(row("idle-2", 1.0, 0), "mistral"));
 
-    final Decision backup = stalls.decide(new RequestProfile("s0", 300, 100), "llama", mixed, "gpu-0", WHY, 1, 10);
+    final Decision backup = stalls.decide(new RequestProfile("s0", 300, 100), "llama", mixed, "gpu-0", WHY, 1, false, 10).orElseThrow();
 
     assertThat(backup.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
     assertThat(backup.instanceId()).isEqualTo("busy");
@@ -64,17 +65,30 @@ class StallDeciderTest {
     final Heatmap mixed = heatmap(served(row("gpu-0", 1.0, 0), "llama"), served(row("idle", 1.0, 0), "mistral"));
 
     final Decision decision = stalls.decide(new RequestProfile("s0", 300, 100), "llama", mixed, "gpu-0", WHY, 1,
-        10);
+        false, 10).orElseThrow();
 
     assertThat(decision.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
     assertThat(decision.instanceId()).isNull();
   }
 
   @Test
+  void shouldLeaveASequenceThatMayWaitWhereItIsWhenNoOtherInstanceCanTakeIt() {
+    final Heatmap alone = heatmap(row("gpu-0", 1.0, 0), row("b", 1.0, 0));
+
+    final Optional<Decision> waiting = stalls.decide(new RequestProfile("s0", 300, 100), null,
+        heatmap(row("gpu-0", 1.0, 0)), "gpu-0", WHY, 1, true, 10);
+    final Optional<Decision> later = stalls.decide(new RequestProfile("s0", 300, 100), null, alone, "gpu-0", WHY,
+        1, true, 20);
+
+    assertThat(waiting).isEmpty();
+    assertThat(later.orElseThrow().instanceId()).isEqualTo("b");
+  }
+
+  @Test
   void shouldCountNoDispatchForAThrottledCutover() {
     final Heatmap alone = heatmap(row("gpu-0", 1.0, 0));
 
-    final Decision decision = stalls.decide(new RequestProfile("s0", 300, 100), null, alone, "gpu-0", WHY, 1, 10);
+    final Decision decision = stalls.decide(new RequestProfile("s0", 300, 100), null, alone, "gpu-0", WHY, 1, false, 10).orElseThrow();
 
     assertThat(decision.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
     assertThat(dispatches.applyTo(alone, 20).row("gpu-0").getRunningRequests())

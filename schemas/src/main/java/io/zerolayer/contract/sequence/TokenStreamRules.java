@@ -19,6 +19,10 @@ import java.util.Objects;
  *       a sequence, makes its attempt the owner from the stream's end on, whatever its start
  *       index: from there on the older attempt's chunks are refused, so that the new owner learns
  *       exactly which tokens the stream has by reading the log up to its claim.
+ *   <li>An end (an empty last chunk that reports no failure) of a newer epoch than the owner's
+ *       closes the stream where it is, whatever its start index: a router writes one when it
+ *       gives up a sequence no instance can take, so that the older attempt's chunks before it
+ *       are part of the stream and those after it are not, for every reader alike.
  *   <li>A chunk with tokens of a newer epoch takes the stream over only at exactly the index the
  *       stream has reached: one that starts before would continue a text the stream does not
  *       have, and is refused ({@link Verdict#BEHIND}).
@@ -95,7 +99,7 @@ public final class TokenStreamRules {
     }
     final int start = chunk.getStartIndex();
     if (owner == null || chunk.getEpoch() > owner.epoch()) {
-      if (claims(chunk)) {
+      if (claims(chunk) || ends(chunk)) {
         return Verdict.TAKES_OVER;
       }
       if (start > nextIndex) {
@@ -120,6 +124,11 @@ public final class TokenStreamRules {
   /** Whether the chunk is a claim: empty, not the last, no failure. */
   public static boolean claims(final TokenChunk chunk) {
     return chunk.getTokens().isEmpty() && !chunk.getLast() && chunk.getFailure() == null;
+  }
+
+  /** Whether the chunk is an end: empty, the last, no failure. */
+  public static boolean ends(final TokenChunk chunk) {
+    return chunk.getTokens().isEmpty() && chunk.getLast() && chunk.getFailure() == null;
   }
 
   /** The tokens of a chunk that joins the stream past its end ({@code nextIndex} on). */

@@ -1,7 +1,6 @@
 package io.zerolayer.tokenbuffer.internal;
 
 import io.zerolayer.contract.avro.ResponseChunk;
-import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.SequenceState;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,18 +26,12 @@ final class ResponseChunks {
         .setEpoch(state.getStreamOwner() != null ? state.getStreamEpoch() : state.getEpoch())
         .setInputTokens(last ? state.getInputTokens() : 0)
         .setOutputTokens(last ? state.getTokenCount() : 0)
+        // A refused or throttled sequence's last chunk says why, and when to try again.
+        .setReason(last ? state.getEndReason() : null)
+        .setRetryAfterMs(last ? state.getRetryAfterMs() : null)
         .setTraceId(state.getTraceId())
         .setEmittedAtMs(nowMs)
         .build();
-  }
-
-  /** The final chunk of a rejected or throttled sequence, with the reason and retry-after. */
-  static ResponseChunk refusal(final SequenceState state, final RoutingDecision decision, final long nowMs) {
-    // After a cut-over that found no backup the client already holds tokens: the refusal continues them.
-    final ResponseChunk last = of(state, state.getTokenCount(), List.of(), true, nowMs);
-    last.setReason(decision.getReason());
-    last.setRetryAfterMs(decision.getRetryAfterMs());
-    return last;
   }
 
   /** One chunk with both chunks' tokens, the later one's fields; either may be null. */

@@ -14,7 +14,9 @@ import java.util.function.IntFunction;
  * The rules of one sequence's routing decisions (DESIGN section 7), with no Kafka types: a
  * decision names the attempt that stall detection watches and the outcome the client is told;
  * one of an older epoch changes nothing; tokens that joined the stream before the first decision
- * are emitted with it; a refused request is answered at once. Which tokens make up the stream
+ * are emitted with it; a refused request is answered at once; a throttle for a stalled attempt
+ * waits for the router's end chunk in the tokens log, and an attempt whose end was read before
+ * its decision ends with it. Which tokens make up the stream
  * is the tokens log's to say ({@link SequenceLedger}), never a decision's.
  */
 public final class SequenceDecisions {
@@ -42,18 +44,34 @@ public final class SequenceDecisions {
       return new Step(null, null, Verdict.STALE_EPOCH);
     }
     final SequenceState next = decidedState(current, decision, nowMs);
+    // The tokens log ended the stream already: the attempt's end was read before its decision.
+    final boolean closed = current != null && current.getFinishReason() != null;
     if (decision.getOutcome() == RoutingOutcome.REJECTED || decision.getOutcome() == RoutingOutcome.THROTTLED) {
+      next.setEndReason(decision.getReason());
+      next.setRetryAfterMs(decision.getRetryAfterMs());
+      if (decided(current) && !closed) {
+        // A throttle for a stalled attempt: the router's end chunk in the tokens log says at which
+        // token the stream ends, as it does for a client that reads the log; nothing is watched until then.
+        next.setOwner(null);
+        return new Step(next, null, Verdict.ACCEPTED);
+      }
       next.setStatus(SequenceStatus.FINISHED);
-      next.setFinishReason(decision.getOutcome().name().toLowerCase());
-      return new Step(next, ResponseChunks.refusal(next, decision, nowMs), Verdict.ACCEPTED);
+      if (!closed) {
+        next.setFinishReason(decision.getOutcome().name().toLowerCase());
+      }
+      return new Step(next, ResponseChunks.of(next, next.getTokenCount(), List.of(), true, nowMs),
+          Verdict.ACCEPTED);
     }
     ResponseChunk held = null;
-    if (!decided(current) && current != null && (current.getTokenCount() > 0 || current.getFinishReason() != null)) {
-      final boolean done = current.getFinishReason() != null;
-      if (done) {
+    if (!decided(current) && current != null && (current.getTokenCount() > 0 || closed)) {
+      if (closed) {
         next.setStatus(SequenceStatus.FINISHED);
       }
-      held = ResponseChunks.of(next, 0, tokens.apply(current.getTokenCount()), done, nowMs);
+      held = ResponseChunks.of(next, 0, tokens.apply(current.getTokenCount()), closed, nowMs);
+    } else if (closed) {
+      // The new attempt sent all of its tokens before its decision was read; they went out already.
+      next.setStatus(SequenceStatus.FINISHED);
+      held = ResponseChunks.of(next, next.getTokenCount(), List.of(), true, nowMs);
     }
     return new Step(next, held, Verdict.ACCEPTED);
   }

@@ -92,7 +92,9 @@ public final class SequenceLedger {
                 chunk.getEmittedAtMs() - base.getLastEmittedMs()));
     if (chunk.getLast()) {
       next.setFinishReason(finishReason(chunk));
-      if (base.getOutcome() != null) {
+      // An attempt newer than the decision read last ends the stream, but how the client is
+      // answered (its outcome, a throttle's reason) is its decision's to say: that finishes it.
+      if (base.getOutcome() != null && chunk.getEpoch() <= base.getEpoch()) {
         next.setStatus(SequenceStatus.FINISHED);
       }
     }
@@ -101,10 +103,11 @@ public final class SequenceLedger {
     if (base.getOutcome() == null) {
       return new Step(state, null, Verdict.HELD, run, false);
     }
-    if (fresh.isEmpty() && !chunk.getLast()) {
+    final boolean finished = state.getStatus() == SequenceStatus.FINISHED;
+    if (fresh.isEmpty() && !finished) {
       return new Step(state, null, Verdict.HEARTBEAT);
     }
-    return new Step(state, ResponseChunks.of(state, base.getTokenCount(), fresh, chunk.getLast(), nowMs),
+    return new Step(state, ResponseChunks.of(state, base.getTokenCount(), fresh, finished, nowMs),
         Verdict.ACCEPTED, run, false);
   }
 

@@ -17,7 +17,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * One wall-clock pass over a task's sequences: reports each stalled attempt once (the rate rule
+ * One wall-clock pass over a task's sequences: reports each stalled attempt (the rate rule
  * only while the streams did not slow on many instances at once, see {@link FleetPace}; an
  * attempt without a token at once when its owner's streams stopped, see
  * {@link SilentOwners}), and removes
@@ -93,6 +93,7 @@ final class SequenceSweeper {
       silentOwners.stopped(StallDetector.watched(sequence), key, nowMs);
     }
     if (reason != null) {
+      window.reported(nowMs);
       sequences.put(key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch()).build());
       stalls.accept(key, stall(sequence, tokens.first(key, sequence.getTokenCount()), reason, nowMs));
     }
@@ -127,6 +128,7 @@ final class SequenceSweeper {
         .setRequestPartition(sequence.getRequestPartition())
         .setRequestOffset(sequence.getRequestOffset())
         .setDetectedAtMs(nowMs)
+        .setQuietMs(StallDetector.quietMs(sequence, nowMs))
         .build();
   }
 }

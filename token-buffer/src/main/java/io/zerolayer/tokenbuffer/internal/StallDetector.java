@@ -12,7 +12,9 @@ import java.time.Duration;
  * whole fleet slowed together, see {@link FleetPace}), or no token within the instance
  * timeout. Before an attempt's first token the whole-stream timeout applies instead, counted
  * from the worker's last heartbeat, since prefill and queueing legitimately take longer than
- * the gap between two tokens.
+ * the gap between two tokens. An attempt reported stalled is checked again once per instance
+ * timeout for as long as no new attempt is decided for it (a router found no instance to take
+ * it), and reported again while it is still stalled.
  */
 public final class StallDetector {
 
@@ -42,6 +44,7 @@ public final class StallDetector {
     private int tokensAtLastCheck = -1;
     private int slowChecks;
     private long rateCheckedAtMs = -1;
+    private long reportedAtMs = -1;
 
     /**
      * @param firstCheckedMs when this instance checks the sequence for the first time
@@ -53,6 +56,11 @@ public final class StallDetector {
     /** Whether the rate rule measured the sequence at {@code nowMs}. */
     boolean rateCheckedAt(final long nowMs) {
       return rateCheckedAtMs == nowMs;
+    }
+
+    /** Notes that the sequence was reported stalled at {@code nowMs}. */
+    void reported(final long nowMs) {
+      reportedAtMs = nowMs;
     }
 
     /** Whether the last window the rate rule measured was slow. */
@@ -71,7 +79,13 @@ public final class StallDetector {
   String check(final SequenceState sequence, final Window window, final long nowMs, final String ownerTrouble,
       final boolean fleetSlow) {
     if (sequence.getStatus() != SequenceStatus.STREAMING || sequence.getOwner() == null
-        || sequence.getOutcome() == null || sequence.getStallReportedEpoch() >= sequence.getEpoch()) {
+        || sequence.getOutcome() == null || sequence.getFinishReason() != null) {
+      return null;
+    }
+    if (sequence.getStallReportedEpoch() >= sequence.getEpoch()
+        && nowMs - Math.max(window.reportedAtMs, window.firstCheckedMs) < instanceTimeoutMs) {
+      // Reported, and no new attempt decided yet: a router may be waiting for an instance to take
+      // it. The attempt is checked again, and reported again if it is still stalled, after a while.
       return null;
     }
     if (ownerTrouble != null) {
@@ -103,6 +117,16 @@ public final class StallDetector {
           100 * (1 - RATE_FLOOR), SLOW_CHECKS, sequence.getRateTokensPerS());
     }
     return null;
+  }
+
+  /**
+   * How long the attempt has sent no new token at {@code nowMs}: before its first, how long its
+   * worker has said nothing either.
+   */
+  static long quietMs(final SequenceState sequence, final long nowMs) {
+    final long since = started(sequence) ? sequence.getLastProgressMs()
+        : Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs());
+    return Math.max(0, nowMs - since);
   }
 
   /**

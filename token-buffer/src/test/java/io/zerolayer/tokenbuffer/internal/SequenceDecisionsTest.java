@@ -3,6 +3,7 @@ package io.zerolayer.tokenbuffer.internal;
 import static io.zerolayer.tokenbuffer.internal.SequenceLedgerTest.chunk;
 import static io.zerolayer.tokenbuffer.internal.SequenceLedgerTest.decide;
 import static io.zerolayer.tokenbuffer.internal.SequenceLedgerTest.decision;
+import static io.zerolayer.tokenbuffer.internal.SequenceLedgerTest.from;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.contract.avro.RoutingDecision;
@@ -68,6 +69,83 @@ class SequenceDecisionsTest {
 
     assertThat(late.verdict()).isEqualTo(Verdict.FINISHED);
     assertThat(late.response()).isNull();
+  }
+
+  @Test
+  void shouldEndAThrottledStalledSequenceWhereTheRoutersEndChunkClosesItsStreamInTheLog() {
+    final SequenceState two = SequenceLedger.accept(decide(null, decision(1, RoutingOutcome.DIRECT)).state(),
+        chunk(1, 0, "a", "b"), 0, NOW).state();
+    final RoutingDecision throttled = throttledCutover();
+
+    // The throttle is read first: the stalled attempt's tokens written before the end still join.
+    final Step waiting = decide(two, throttled);
+    final Step late = SequenceLedger.accept(waiting.state(), chunk(1, 2, "c"), 1, NOW);
+    final Step ended = SequenceLedger.accept(late.state(), end(2), 2, NOW);
+    final Step after = SequenceLedger.accept(ended.state(), chunk(1, 3, "d"), 3, NOW);
+
+    assertThat(waiting.response()).isNull();
+    assertThat(waiting.state().getOwner()).as("nothing left to watch").isNull();
+    assertThat(late.response().getTokens()).containsExactly("c");
+    assertThat(ended.state().getStatus()).isEqualTo(SequenceStatus.FINISHED);
+    assertThat(ended.response().getStartIndex()).isEqualTo(3);
+    assertThat(ended.response().getLast()).isTrue();
+    assertThat(ended.response().getOutcome()).isEqualTo(RoutingOutcome.THROTTLED);
+    assertThat(ended.response().getReason()).isEqualTo("gpu-1 stalled and no other instance can take it");
+    assertThat(ended.response().getRetryAfterMs()).isEqualTo(1_500L);
+    assertThat(after.verdict()).isEqualTo(Verdict.FINISHED);
+  }
+
+  @Test
+  void shouldEndAThrottledStalledSequenceWhenItsEndChunkIsReadBeforeTheThrottle() {
+    final SequenceState two = SequenceLedger.accept(decide(null, decision(1, RoutingOutcome.DIRECT)).state(),
+        chunk(1, 0, "a", "b"), 0, NOW).state();
+
+    final Step closed = SequenceLedger.accept(two, end(2), 1, NOW);
+    final Step decided = decide(closed.state(), throttledCutover());
+
+    assertThat(closed.response()).as("how it ends is the throttle's to say").isNull();
+    assertThat(decided.state().getStatus()).isEqualTo(SequenceStatus.FINISHED);
+    assertThat(decided.response().getStartIndex()).isEqualTo(2);
+    assertThat(decided.response().getOutcome()).isEqualTo(RoutingOutcome.THROTTLED);
+    assertThat(decided.response().getFinishReason()).isEqualTo("throttled");
+    assertThat(decided.response().getRetryAfterMs()).isEqualTo(1_500L);
+  }
+
+  @Test
+  void shouldEndWithItsCutOverABackupThatFinishedBeforeItsDecisionWasRead() {
+    final SequenceState two = SequenceLedger.accept(decide(null, decision(1, RoutingOutcome.DIRECT)).state(),
+        chunk(1, 0, "a", "b"), 0, NOW).state();
+    final TokenChunk rest = from("gpu-2", chunk(2, 2, "c"));
+    rest.setLast(true);
+
+    final Step early = SequenceLedger.accept(two, rest, 1, NOW);
+    final RoutingDecision cutover = decision(2, RoutingOutcome.CUTOVER);
+    cutover.setInstanceId("gpu-2");
+    final Step decided = decide(early.state(), cutover);
+
+    assertThat(early.response().getTokens()).containsExactly("c");
+    assertThat(early.response().getLast()).isFalse();
+    assertThat(decided.response().getLast()).isTrue();
+    assertThat(decided.response().getStartIndex()).isEqualTo(3);
+    assertThat(decided.response().getOutcome()).isEqualTo(RoutingOutcome.CUTOVER);
+    assertThat(decided.response().getFinishReason()).isEqualTo("stop");
+  }
+
+  private static RoutingDecision throttledCutover() {
+    final RoutingDecision throttled = decision(2, RoutingOutcome.THROTTLED);
+    throttled.setInstanceId(null);
+    throttled.setReason("gpu-1 stalled and no other instance can take it");
+    throttled.setRetryAfterMs(1_500L);
+    return throttled;
+  }
+
+  /** A router's end of the stream, as written with a throttle of epoch {@code epoch}. */
+  private static TokenChunk end(final int epoch) {
+    final TokenChunk end = chunk(epoch, 0);
+    end.setLast(true);
+    end.setFinishReason("throttled");
+    end.setAttemptId("ended by router r-1");
+    return end;
   }
 
   @Test

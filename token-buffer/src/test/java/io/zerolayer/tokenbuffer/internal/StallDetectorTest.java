@@ -94,14 +94,36 @@ class StallDetectorTest {
   }
 
   @Test
-  void shouldLeaveReportedAttemptsAndFinishedSequencesAlone() {
-    final SequenceState reported = streaming(2, 20.0, 0);
-    reported.setStallReportedEpoch(1);
+  void shouldLeaveFinishedAndEndedSequencesAlone() {
     final SequenceState finished = streaming(2, 20.0, 0);
     finished.setStatus(SequenceStatus.FINISHED);
+    final SequenceState ended = streaming(2, 20.0, 0);
+    ended.setFinishReason("throttled");
 
-    assertThat(detector.check(reported, window, 60_000, null, false)).isNull();
     assertThat(detector.check(finished, window, 60_000, null, false)).isNull();
+    assertThat(detector.check(ended, window, 60_000, null, false)).isNull();
+  }
+
+  @Test
+  void shouldReportAStillStalledAttemptAgainOncePerInstanceTimeoutWhileNoNewAttemptIsDecided() {
+    final SequenceState reported = streaming(2, 20.0, 0);
+    reported.setStallReportedEpoch(1);
+    window.reported(5_000);
+
+    assertThat(detector.check(reported, window, 6_199, null, false)).isNull();
+    assertThat(detector.check(reported, window, 6_200, null, false)).isEqualTo("no token within 1200 ms");
+  }
+
+  @Test
+  void shouldTimeTheQuietOfAStartedAttemptFromItsLastTokenAndOfAWaitingOneFromItsWorkersWord() {
+    final SequenceState started = streaming(2, 20.0, 1_000);
+    started.setLastHeartbeatMs(1_500);
+    final SequenceState waiting = streaming(0, 0.0, 1_000);
+    waiting.setAttemptTokens(0);
+    waiting.setLastHeartbeatMs(1_500);
+
+    assertThat(StallDetector.quietMs(started, 4_000)).isEqualTo(3_000);
+    assertThat(StallDetector.quietMs(waiting, 4_000)).isEqualTo(2_500);
   }
 
   private static SequenceState streaming(final int tokens, final double rate, final long lastProgressMs) {
