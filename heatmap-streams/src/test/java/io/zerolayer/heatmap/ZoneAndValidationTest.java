@@ -3,6 +3,8 @@ package io.zerolayer.heatmap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.zerolayer.contract.avro.Completion;
+import io.zerolayer.contract.avro.CompletionOutcome;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.avro.InstanceTelemetry;
@@ -98,6 +100,27 @@ class ZoneAndValidationTest {
     assertThat(header(letters.get(1), DeadLetters.MESSAGE)).contains("zone is empty");
     assertThat(letters.get(0).value()).isNotEmpty();
     assertThat(heatmap.rows()).extracting(InstanceScore::getInstanceId).containsExactly("gpu-3");
+  }
+
+  @Test
+  void shouldSendATombstoneOrAnImpossibleCompletionToTheDeadLetterTopicAndKeepFitting() {
+    heatmap.completions.pipeInput("gpu-1", null, heatmap.now());
+    heatmap.completions.pipeInput("gpu-1", Completion.newBuilder().setSequenceId("s-1").setEpoch(1)
+        .setInstanceId("gpu-1").setInputTokens(10).setOutputTokens(5).setTtftMs(80).setTotalMs(40)
+        .setOutcome(CompletionOutcome.FINISHED).setFinishedAtMs(heatmap.now()).build(), heatmap.now());
+    for (int i = 0; i < 20; i++) {
+      heatmap.completions.pipeInput("gpu-1", Completion.newBuilder().setSequenceId("s-" + (2 + i)).setEpoch(1)
+          .setInstanceId("gpu-1").setInputTokens(10 + 7 * i).setOutputTokens(5 + i % 4).setTtftMs(40 + 0.2 * i)
+          .setTotalMs(140 + 25.0 * i).setOutcome(CompletionOutcome.FINISHED).setFinishedAtMs(heatmap.now()).build(),
+          heatmap.now());
+    }
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+
+    final var letters = heatmap.deadLetters.readRecordsToList();
+    assertThat(letters).hasSize(2);
+    assertThat(header(letters.get(0), DeadLetters.MESSAGE)).contains("completion record without a value");
+    assertThat(header(letters.get(1), DeadLetters.MESSAGE)).contains("impossible figures");
+    assertThat(heatmap.latest("gpu-1").getLatencyModel().getSamples()).isEqualTo(20);
   }
 
   private void run(final double lossyRetransmits, final Duration duration) {

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -40,8 +41,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class DeadLetterIT {
 
   /** Every topic some app reads, with the instance or sequence key its readers will see. */
-  private static final List<Topic<String, ?>> INPUTS = List.of(Topics.TELEMETRY, Topics.REQUESTS,
-      Topics.DECISIONS, Topics.TOKENS, Topics.DISPATCH, Topics.COMMANDS, Topics.INSTANCE_SCORES);
+  private static final List<Topic<String, ?>> INPUTS = List.of(Topics.TELEMETRY, Topics.COMPLETIONS,
+      Topics.REQUESTS, Topics.STALLS, Topics.DECISIONS, Topics.TOKENS, Topics.DISPATCH, Topics.COMMANDS,
+      Topics.INSTANCE_SCORES);
+  /** The inputs heatmap-streams reads, whose dead letters go to the telemetry dead-letter topic. */
+  private static final List<Topic<String, ?>> HEATMAP_INPUTS = List.of(Topics.TELEMETRY, Topics.COMPLETIONS);
 
   @Test
   @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -66,16 +70,21 @@ class DeadLetterIT {
           raw.send(new ProducerRecord<>(catalogue.name(topic), "gpu-0".getBytes(StandardCharsets.UTF_8), value));
         }
       }
+      // And a tombstone on the completions, which once failed the heatmap's task on every retry
+      raw.send(new ProducerRecord<>(catalogue.name(Topics.COMPLETIONS), "gpu-0".getBytes(StandardCharsets.UTF_8),
+          null));
       raw.flush();
 
       // Then each shows up on its dead-letter topic with the reason and origin in its headers
-      telemetryDlq.awaitUntil(records -> records.size() >= 3, Duration.ofSeconds(60));
-      inferenceDlq.awaitUntil(records -> records.size() >= 3 * (INPUTS.size() - 1), Duration.ofSeconds(60));
-      assertThat(originTopics(telemetryDlq.records())).containsOnly(catalogue.name(Topics.TELEMETRY));
-      assertThat(originTopics(inferenceDlq.records())).containsExactlyInAnyOrder(INPUTS.stream()
-          .filter(t -> t != Topics.TELEMETRY)
-          .flatMap(t -> List.of(catalogue.name(t), catalogue.name(t), catalogue.name(t)).stream())
-          .toArray(String[]::new));
+      telemetryDlq.awaitUntil(records -> records.size() >= 3 * HEATMAP_INPUTS.size() + 1, Duration.ofSeconds(60));
+      inferenceDlq.awaitUntil(records -> records.size() >= 3 * (INPUTS.size() - HEATMAP_INPUTS.size()),
+          Duration.ofSeconds(60));
+      assertThat(originTopics(telemetryDlq.records())).containsExactlyInAnyOrder(threeEach(catalogue,
+          HEATMAP_INPUTS.stream(), catalogue.name(Topics.COMPLETIONS)));
+      assertThat(telemetryDlq.records()).anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE))
+          .contains("completion record without a value"));
+      assertThat(originTopics(inferenceDlq.records())).containsExactlyInAnyOrder(threeEach(catalogue,
+          INPUTS.stream().filter(t -> !HEATMAP_INPUTS.contains(t))));
       final List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>(telemetryDlq.records());
       all.addAll(inferenceDlq.records());
       assertThat(all).allSatisfy(record -> {
@@ -98,6 +107,13 @@ class DeadLetterIT {
         assertThat(response.tokens()).isNotEmpty();
       }
     }
+  }
+
+  /** Each topic's name three times, then the extra names. */
+  private static String[] threeEach(final TopicCatalogue catalogue, final Stream<Topic<String, ?>> topics,
+      final String... extra) {
+    return Stream.concat(topics.flatMap(t -> Stream.of(catalogue.name(t), catalogue.name(t), catalogue.name(t))),
+        Stream.of(extra)).toArray(String[]::new);
   }
 
   private static byte[] wire(final int schemaId, final byte[] body) {

@@ -25,6 +25,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -124,12 +125,8 @@ public final class Worker implements AutoCloseable {
     try {
       output.readAhead(serdes);
       while (running) {
-        final var records = consumer.poll(Duration.ofMillis(100));
-        for (final ConsumerRecord<byte[], byte[]> record : records) {
-          if (!handled(record)) {
-            break;
-          }
-        }
+        final ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+        handleAll(records);
         if (!records.isEmpty()) {
           consumer.commitSync();
         }
@@ -144,19 +141,30 @@ public final class Worker implements AutoCloseable {
   }
 
   /**
-   * Handles one record; false when the registry is down, after rewinding to the record so that
-   * the next poll reads it again.
+   * Handles a poll's records, partition by partition. While the registry is down, every partition
+   * is rewound to its first record not handled yet, so that the next poll reads them again and
+   * the commit that follows passes none of them (a {@code CANCEL} is never skipped).
    */
-  private boolean handled(final ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
-    try {
-      handle(record);
-      return true;
-    } catch (final SchemaRegistryUnavailableException e) {
-      LOG.warn("Schema registry unavailable; reading {}-{}@{} again shortly", record.topic(), record.partition(),
-          record.offset());
-      consumer.seek(new TopicPartition(record.topic(), record.partition()), record.offset());
+  private void handleAll(final ConsumerRecords<byte[], byte[]> records) throws InterruptedException {
+    SchemaRegistryUnavailableException unavailable = null;
+    for (final TopicPartition partition : records.partitions()) {
+      for (final ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
+        if (unavailable == null) {
+          try {
+            handle(record);
+            continue;
+          } catch (final SchemaRegistryUnavailableException e) {
+            unavailable = e;
+          }
+        }
+        LOG.warn("Schema registry unavailable; reading {}-{} again from offset {} shortly", record.topic(),
+            record.partition(), record.offset());
+        consumer.seek(partition, record.offset());
+        break;
+      }
+    }
+    if (unavailable != null) {
       TimeUnit.MILLISECONDS.sleep(RETRY_BACKOFF_MS);
-      return false;
     }
   }
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.zerolayer.contract.avro.Completion;
 import io.zerolayer.contract.avro.CompletionOutcome;
 import io.zerolayer.contract.avro.LatencyFit;
+import io.zerolayer.runtime.InvalidRecordException;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -12,7 +13,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Adds each finished attempt to its instance's latency statistics. Cancelled and failed attempts
- * say nothing about how long a whole request takes, so they are left out.
+ * say nothing about how long a whole request takes, so they are left out. A record without a
+ * value or with impossible figures is thrown as an {@link InvalidRecordException}, before any
+ * state changed, for the app's processing-exception handler to send to the dead-letter topic.
  */
 public final class FitLatencyModelProcessor implements Processor<String, Completion, Void, Void> {
 
@@ -33,8 +36,18 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
   @Override
   public void process(final Record<String, Completion> record) {
     final Completion completion = record.value();
+    if (completion == null) {
+      throw new InvalidRecordException("completion record without a value (key " + record.key() + ")");
+    }
     if (completion.getOutcome() != CompletionOutcome.FINISHED) {
       return;
+    }
+    if (completion.getInputTokens() < 0 || completion.getOutputTokens() < 0 || !(completion.getTtftMs() >= 0)
+        || !(completion.getTotalMs() >= completion.getTtftMs()) || Double.isInfinite(completion.getTotalMs())) {
+      throw new InvalidRecordException("completion of " + completion.getSequenceId() + " on "
+          + completion.getInstanceId() + " has impossible figures: " + completion.getInputTokens() + " input and "
+          + completion.getOutputTokens() + " output tokens, first token after " + completion.getTtftMs()
+          + " ms of " + completion.getTotalMs() + " ms");
     }
     final String id = completion.getInstanceId();
     fits.put(id, fitter.add(fits.get(id), completion.getInputTokens(), completion.getOutputTokens(),
