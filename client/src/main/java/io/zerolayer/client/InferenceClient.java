@@ -10,6 +10,7 @@ import io.zerolayer.contract.topic.Topics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -30,6 +31,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class InferenceClient implements AutoCloseable {
 
+  /** How long {@link #follow} waits for the reader to reach a partition outside the client's share. */
+  public static final Duration WATCH_TIMEOUT = Duration.ofSeconds(5);
+
   private final KafkaProducer<String, InferenceRequest> producer;
   private final String requestTopic;
   private final Map<String, PendingResponse> pending = new ConcurrentHashMap<>();
@@ -48,15 +52,40 @@ public final class InferenceClient implements AutoCloseable {
    */
   public InferenceClient(final ClusterSettings cluster, final ContractSerdes serdes,
       final Consumer<ResponseChunk> chunkObserver) {
+    this(cluster, serdes, chunkObserver, PartitionShare.all());
+  }
+
+  /**
+   * A client that reads only its share of the token and response topics' partitions: its
+   * requests' ids must land in it ({@link #newSequenceId}); a sequence outside it can still be
+   * followed.
+   *
+   * @param chunkObserver as above
+   */
+  public InferenceClient(final ClusterSettings cluster, final ContractSerdes serdes,
+      final Consumer<ResponseChunk> chunkObserver, final PartitionShare share) {
     requireNonNull(cluster, "cluster");
     this.chunkObserver = requireNonNull(chunkObserver, "chunkObserver");
     requestTopic = cluster.catalogue().name(Topics.REQUESTS);
-    reader = new ResponseReader(cluster, serdes, pending, followers);
+    reader = new ResponseReader(cluster, serdes, pending, followers, share);
     final Map<String, Object> producerProps = new HashMap<>(cluster.clientProperties());
     producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 1);
     producer = new KafkaProducer<>(producerProps, new StringSerializer(),
         serdes.value(Topics.REQUESTS).serializer());
+  }
+
+  /**
+   * A new sequence id, {@code prefix} and a random UUID, whose records land in this client's share
+   * of the partitions.
+   */
+  public String newSequenceId(final String prefix) {
+    while (true) {
+      final String id = prefix + UUID.randomUUID();
+      if (reader.holds(PartitionShare.partitionOf(id, reader.partitions()))) {
+        return id;
+      }
+    }
   }
 
   /** Publishes a request; the future completes with its whole response stream. */
@@ -80,6 +109,12 @@ public final class InferenceClient implements AutoCloseable {
     }
     if (reader.failure() != null) {
       return CompletableFuture.failedFuture(reader.failure());
+    }
+    final int partition = PartitionShare.partitionOf(request.getSequenceId(), reader.partitions());
+    if (!reader.holds(partition)) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException("Sequence id " + request.getSequenceId()
+          + " lands on partition " + partition + ", outside the partitions this client reads; make its ids with"
+          + " newSequenceId"));
     }
     final PendingResponse entry = new PendingResponse(request.getSequenceId(), chunk -> {
       chunkObserver.accept(chunk);
@@ -110,9 +145,11 @@ public final class InferenceClient implements AutoCloseable {
    * @param listener called on the reader thread with each new part of the stream after the
    *     persisted tokens, then with its last chunk; must not block
    * @throws IllegalArgumentException when this client already follows the sequence
-   * @throws IllegalStateException when its reader stopped
+   * @throws IllegalStateException when its reader stopped, or could not start reading the
+   *     sequence's partition (outside this client's share) within {@link #WATCH_TIMEOUT}
    */
-  public FollowedStream follow(final String sequenceId, final Consumer<ResponseChunk> listener) {
+  public FollowedStream follow(final String sequenceId, final Consumer<ResponseChunk> listener)
+      throws InterruptedException {
     requireNonNull(sequenceId, "sequenceId");
     if (reader.failure() != null) {
       throw new IllegalStateException("The response reader stopped: " + reader.failure().getMessage(),
@@ -123,6 +160,16 @@ public final class InferenceClient implements AutoCloseable {
       throw new IllegalArgumentException("This client already follows the stream of " + sequenceId);
     }
     followed.future().whenComplete((response, error) -> followers.remove(sequenceId, followed));
+    final int partition = PartitionShare.partitionOf(sequenceId, reader.partitions());
+    if (!reader.holds(partition)) {
+      try {
+        final Runnable release = reader.watch(partition, WATCH_TIMEOUT);
+        followed.future().whenComplete((response, error) -> release.run());
+      } catch (final IllegalStateException | InterruptedException e) {
+        followers.remove(sequenceId, followed);
+        throw e;
+      }
+    }
     return followed;
   }
 

@@ -13,7 +13,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -29,9 +33,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The client's one reading thread: the workers' token chunks and the durable response stream,
- * every partition of both from the moment the client starts, each awaited sequence's records
- * handed to its {@link PendingResponse} or {@link FollowedStream}. If it stops, every awaited
- * sequence fails with the cause.
+ * the partitions of its {@link PartitionShare} of both from the moment the client starts, and
+ * any other partition while a sequence on it is watched ({@link #watch}); each awaited
+ * sequence's records are handed to its {@link PendingResponse} or {@link FollowedStream}. If it
+ * stops, every awaited sequence fails with the cause.
  */
 final class ResponseReader implements AutoCloseable {
 
@@ -44,7 +49,13 @@ final class ResponseReader implements AutoCloseable {
   private final String tokenTopic;
   private final Map<String, PendingResponse> pending;
   private final Map<String, FollowedStream> followers;
+  private final PartitionShare share;
+  /** Changes to the watched partitions, applied by the reading thread before its next poll. */
+  private final Queue<Watch> watchChanges = new ConcurrentLinkedQueue<>();
+  /** How many watches each partition outside the share has; the reading thread's alone. */
+  private final Map<Integer, Integer> watched = new HashMap<>();
   private final CountDownLatch started = new CountDownLatch(1);
+  private volatile int partitions;
   private final Thread thread;
   private volatile boolean running = true;
   private volatile Throwable failure;
@@ -54,10 +65,12 @@ final class ResponseReader implements AutoCloseable {
    *
    * @param pending the submitted requests, by sequence id
    * @param followers the followed sequences, by sequence id
+   * @param share the partitions read from the start
    * @throws IllegalStateException when the topics cannot be read
    */
   ResponseReader(final ClusterSettings cluster, final ContractSerdes serdes, final Map<String, PendingResponse> pending,
-      final Map<String, FollowedStream> followers) {
+      final Map<String, FollowedStream> followers, final PartitionShare share) {
+    this.share = requireNonNull(share, "share");
     this.pending = requireNonNull(pending, "pending");
     this.followers = requireNonNull(followers, "followers");
     final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
@@ -87,19 +100,48 @@ final class ResponseReader implements AutoCloseable {
     return failure;
   }
 
+  /** How many partitions the token and response topics have (each the same). */
+  int partitions() {
+    return partitions;
+  }
+
+  /** Whether the reader reads partition {@code partition} from the start. */
+  boolean holds(final int partition) {
+    return share.holds(partition);
+  }
+
+  /**
+   * Reads a partition outside the share from its end on, until the returned action is run;
+   * returns once the reader is there, so that whatever is written to it after the call is read.
+   *
+   * @throws IllegalStateException when the reader does not get there within {@code timeout}
+   */
+  Runnable watch(final int partition, final Duration timeout) throws InterruptedException {
+    final Watch watch = new Watch(partition, 1, new CountDownLatch(1));
+    // Applied before the next poll, within a poll's timeout.
+    watchChanges.add(watch);
+    if (!watch.applied().await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      watchChanges.add(new Watch(partition, -1, new CountDownLatch(1)));
+      throw new IllegalStateException("could not start reading partition " + partition + " of " + responseTopic
+          + " within " + timeout.toMillis() + " ms" + (failure == null ? "" : ": " + failure.getMessage()));
+    }
+    return () -> watchChanges.add(new Watch(partition, -1, new CountDownLatch(1)));
+  }
+
   private void read() {
     try {
-      final List<TopicPartition> all = new ArrayList<>();
-      final int partitions = partitionCount();
-      for (int partition = 0; partition < partitions; partition++) {
-        all.add(new TopicPartition(responseTopic, partition));
-        all.add(new TopicPartition(tokenTopic, partition));
+      partitions = partitionCount();
+      final List<TopicPartition> held = assigned(Set.of());
+      if (held.isEmpty()) {
+        throw new IllegalStateException("The client reads " + share + " of the " + partitions + " partitions of "
+            + responseTopic + ", which is none: give the topics at least " + share.count() + " partitions");
       }
-      consumer.assign(all);
-      consumer.seekToEnd(all);
-      all.forEach(consumer::position);
+      consumer.assign(held);
+      consumer.seekToEnd(held);
+      held.forEach(consumer::position);
       started.countDown();
       while (running) {
+        applyWatchChanges();
         poll();
       }
     } catch (final WakeupException e) {
@@ -111,6 +153,51 @@ final class ResponseReader implements AutoCloseable {
       started.countDown();
       consumer.close();
     }
+  }
+
+  /** The share's partitions of both topics, and those of the watched partitions. */
+  private List<TopicPartition> assigned(final Set<Integer> extra) {
+    final List<TopicPartition> assigned = new ArrayList<>();
+    for (int partition = 0; partition < partitions; partition++) {
+      if (share.holds(partition) || extra.contains(partition)) {
+        assigned.add(new TopicPartition(responseTopic, partition));
+        assigned.add(new TopicPartition(tokenTopic, partition));
+      }
+    }
+    return assigned;
+  }
+
+  /** Starts or stops reading the partitions outside the share that watches asked for or let go. */
+  private void applyWatchChanges() {
+    final List<Watch> changes = new ArrayList<>();
+    for (Watch change = watchChanges.poll(); change != null; change = watchChanges.poll()) {
+      changes.add(change);
+    }
+    if (changes.isEmpty()) {
+      return;
+    }
+    final Set<Integer> before = Set.copyOf(watched.keySet());
+    for (final Watch change : changes) {
+      final int count = watched.getOrDefault(change.partition(), 0) + change.delta();
+      if (share.holds(change.partition()) || count <= 0) {
+        watched.remove(change.partition());
+      } else {
+        watched.put(change.partition(), count);
+      }
+    }
+    if (!before.equals(watched.keySet())) {
+      final Set<TopicPartition> old = consumer.assignment();
+      final List<TopicPartition> now = assigned(watched.keySet());
+      consumer.assign(now);
+      final List<TopicPartition> added = now.stream().filter(p -> !old.contains(p)).toList();
+      consumer.seekToEnd(added);
+      added.forEach(consumer::position);
+    }
+    changes.forEach(change -> change.applied().countDown());
+  }
+
+  /** A watch of a partition starting (+1) or ending (-1). */
+  private record Watch(int partition, int delta, CountDownLatch applied) {
   }
 
   /** The partition count both topics must share, a sequence's records landing on the same number of each. */

@@ -33,7 +33,7 @@ public final class Gateway implements AutoCloseable {
     final TenantSignature signature = new TenantSignature(config.signingSecret());
     host = config.httpHost();
     server = new MetricsServer("gateway", http -> { }).notReadyYet();
-    client = new InferenceClient(cluster, serdes);
+    client = new InferenceClient(cluster, serdes, chunk -> { }, config.partitionShare());
     models = new ModelDirectory(cluster, serdes);
     cancels = new Cancels(cluster, serdes, models::instances);
     final Relay relay = new Relay(client, cancels, signature, config.firstTokenTimeout(), config.streamIdleTimeout(),

@@ -1,16 +1,17 @@
 package io.zerolayer.gateway;
 
+import io.zerolayer.client.PartitionShare;
 import io.zerolayer.runtime.EnvironmentConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 
 /**
@@ -30,6 +31,8 @@ public final class GatewayConfig extends AbstractConfig {
   public static final String FIRST_TOKEN_TIMEOUT_MS = "gateway.first.token.timeout.ms";
   public static final String STREAM_IDLE_TIMEOUT_MS = "gateway.stream.idle.timeout.ms";
   public static final String SEQUENCE_QUERY_URL = "gateway.sequence.query.url";
+  public static final String REPLICAS = "gateway.replicas";
+  public static final String REPLICA_INDEX = "gateway.replica.index";
   /** Where the gateway listens unless told otherwise, and where the embedded default serves it. */
   public static final int DEFAULT_HTTP_PORT = 8080;
 
@@ -57,10 +60,21 @@ public final class GatewayConfig extends AbstractConfig {
           "How long a started response may go without a token before the gateway gives up on it, in ms.")
       .define(SEQUENCE_QUERY_URL, Type.STRING, "http://127.0.0.1:8084", new NonEmptyString(), Importance.MEDIUM,
           "token-buffer's HTTP address, where a reconnecting client's stream is read back from"
-              + " (GET /v1/streams/{id}).");
+              + " (GET /v1/streams/{id}).")
+      .define(REPLICAS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
+          "How many gateway replicas serve behind the load balancer. Each reads only its share of the token"
+              + " and response topics' partitions (every " + REPLICAS + "-th, from its " + REPLICA_INDEX + ") and"
+              + " gives its requests ids that land there; the topics need at least this many partitions.")
+      .define(REPLICA_INDEX, Type.INT, 0, Range.atLeast(0), Importance.MEDIUM,
+          "This replica's index, from 0 to " + REPLICAS + " - 1, unique among the replicas (a StatefulSet's"
+              + " ordinal, say).");
 
   public GatewayConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
+    if (getInt(REPLICA_INDEX) >= getInt(REPLICAS)) {
+      throw new ConfigException(REPLICA_INDEX + " is " + getInt(REPLICA_INDEX) + " but " + REPLICAS + " is "
+          + getInt(REPLICAS) + ": give each replica an index from 0 to " + (getInt(REPLICAS) - 1));
+    }
   }
 
   /** Settings from {@code ZEROLAYER_GATEWAY_...} variables, defaults elsewhere. */
@@ -113,5 +127,10 @@ public final class GatewayConfig extends AbstractConfig {
 
   public Duration streamIdleTimeout() {
     return Duration.ofMillis(getLong(STREAM_IDLE_TIMEOUT_MS));
+  }
+
+  /** The partitions of the token and response topics this replica reads. */
+  public PartitionShare partitionShare() {
+    return new PartitionShare(getInt(REPLICA_INDEX), getInt(REPLICAS));
   }
 }

@@ -39,8 +39,12 @@ final class ChildProcesses {
             TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString()));
   }
 
-  /** An HTTP gateway in front of the rig's pipeline, for the tenants of {@code tenantIds} (unlimited). */
-  static ChildApp gateway(final PipelineRig rig, final String... tenantIds) throws Exception {
+  /**
+   * An HTTP gateway in front of the rig's pipeline, replica {@code index} of {@code replicas}, for
+   * the tenants of {@code tenantIds} (unlimited).
+   */
+  static ChildApp gateway(final PipelineRig rig, final int index, final int replicas, final String... tenantIds)
+      throws Exception {
     final Path tenants = rig.stateDir().resolve("gateway-tenants.json");
     Files.writeString(tenants, "{\"tenants\": [" + String.join(", ", Arrays.stream(tenantIds)
         .map(id -> """
@@ -49,7 +53,8 @@ final class ChildProcesses {
     return ChildApp.start(GatewayApp.class, rig.settings(), rig.stateDir().resolve("gateway-process.log"),
         GatewayConfig.HTTP_PORT, Map.of(GatewayConfig.TENANTS_FILE, tenants.toString(),
             GatewayConfig.SIGNING_SECRET, rig.signingSecret(),
-            GatewayConfig.SEQUENCE_QUERY_URL, rig.pipeline().tokenBufferUrl()));
+            GatewayConfig.SEQUENCE_QUERY_URL, rig.pipeline().tokenBufferUrl(), GatewayConfig.REPLICAS, replicas,
+            GatewayConfig.REPLICA_INDEX, index));
   }
 
   /** A router named {@code crash-router} in the rig's router group, serving one unlimited tenant. */

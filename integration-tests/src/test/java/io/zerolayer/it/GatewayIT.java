@@ -191,7 +191,10 @@ class GatewayIT {
     final Fleet big = rig.open(Fleet.start(rig.settings(), "big-", 2, List.of("zone-a"), GpuProfile.standard(),
         new SimpleMeterRegistry(), Set.of(), BIG_MODEL));
     Awaits.routerSees(rig.pipeline(), big.instanceIds());
-    final AnthropicClient anthropic = anthropic(TestTenants.key(TENANT));
+    // (retrying as the SDK does by default: a busy machine can take every instance of a model out of
+    // service for a moment, which the gateway answers with 529 and a retry time)
+    final AnthropicClient anthropic = anthropic(TestTenants.key(TENANT)).withOptions(options -> options
+        .maxRetries(3));
     await().atMost(Duration.ofSeconds(30)).until(() -> anthropic.models().list().data().stream()
         .anyMatch(model -> model.id().equals(BIG_MODEL)));
 

@@ -7,6 +7,7 @@ import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.zerolayer.client.PartitionShare;
 import io.zerolayer.contract.avro.Completion;
 import io.zerolayer.contract.avro.CompletionOutcome;
 import io.zerolayer.contract.avro.ResponseChunk;
@@ -64,7 +65,7 @@ class GatewayStreamIT {
   @BeforeAll
   void startThePipelineWithAGateway(final TestCluster.Handle cluster) throws Exception {
     rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard())
-        .tenants(GatewayClients.tenants(List.of(TENANT, OTHER))).gateway().start();
+        .tenants(GatewayClients.tenants(List.of(TENANT, OTHER))).gateway(2).start();
     port = rig.gateway().port();
     completions = rig.collect(Topics.COMPLETIONS);
     responses = rig.responses();
@@ -168,8 +169,9 @@ class GatewayStreamIT {
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   void shouldLoseNoTokenWhenTheGatewayReplicaOfAStreamIsKilled() throws Exception {
-    // Given a second gateway replica in a process of its own, streaming a resumable answer
-    final ChildApp doomed = ChildProcesses.gateway(rig, TENANT);
+    // Given a second gateway replica in a process of its own, streaming a resumable answer; each
+    // replica reads its own half of the partitions
+    final ChildApp doomed = ChildProcesses.gateway(rig, 1, 2, TENANT);
     try {
       doomed.awaitReady(Duration.ofSeconds(90));
       final String body = "{\"model\": \"" + GatewayClients.MODEL + "\", \"stream\": true, \"max_tokens\": 300,"
@@ -187,7 +189,10 @@ class GatewayStreamIT {
         }
       });
 
-      // Then the client takes the stream up on the other replica and has the whole text, once
+      // Then the client takes the stream up on the other replica, which reads the partition of the
+      // stream for it alone, and has the whole text, once
+      assertThat(new PartitionShare(1, 2).holds(PartitionShare.partitionOf(before.requestId,
+          Topics.RESPONSES.partitions()))).as("the killed replica's request id lands in its own share").isTrue();
       final Received after = read(streamRequest(before.requestId, TestTenants.key(TENANT), before.lastId), -1);
       assertThat(before.text + after.text).isEqualTo(ExpectedText.ofChat(5, 300, "user", "Tell me about replicas."));
       assertThat(after.done).isTrue();

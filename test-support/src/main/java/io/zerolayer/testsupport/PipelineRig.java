@@ -83,7 +83,7 @@ public final class PipelineRig implements AutoCloseable {
     private Supplier<RoutingPolicy> policy = LatencyAwarePolicy::new;
     private boolean cutover = true;
     private Map<String, ?> routerSettings = Map.of();
-    private boolean gateway;
+    private int gatewayReplicas;
 
     private Builder(final TestCluster.Handle cluster) {
       this.cluster = cluster;
@@ -124,7 +124,12 @@ public final class PipelineRig implements AutoCloseable {
 
     /** An HTTP gateway in front of the pipeline, on a free port, for the rig's tenants. */
     public Builder gateway() {
-      this.gateway = true;
+      return gateway(1);
+    }
+
+    /** As {@link #gateway()}, the first of {@code replicas}, whose other replicas the test starts. */
+    public Builder gateway(final int replicas) {
+      this.gatewayReplicas = replicas;
       return this;
     }
 
@@ -145,10 +150,10 @@ public final class PipelineRig implements AutoCloseable {
             Awaits.routerSees(rig.pipeline, rig.fleet.instanceIds());
           }
         }
-        if (gateway) {
+        if (gatewayReplicas > 0) {
           rig.gateway = rig.open(Gateway.start(new GatewayConfig(Map.of(GatewayConfig.HTTP_PORT, 0,
-              GatewayConfig.SIGNING_SECRET, secret, GatewayConfig.SEQUENCE_QUERY_URL, rig.pipeline().tokenBufferUrl())),
-              tenants, rig.settings, rig.serdes));
+              GatewayConfig.SIGNING_SECRET, secret, GatewayConfig.SEQUENCE_QUERY_URL, rig.pipeline().tokenBufferUrl(),
+              GatewayConfig.REPLICAS, gatewayReplicas)), tenants, rig.settings, rig.serdes));
         }
         return rig;
       } catch (final Exception | AssertionError e) {

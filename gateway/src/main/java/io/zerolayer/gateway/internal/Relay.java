@@ -49,7 +49,7 @@ public final class Relay {
       throws InterruptedException {
     final long receivedNanos = System.nanoTime();
     final long receivedMs = System.currentTimeMillis();
-    final String requestId = SequenceIds.next(tenantId);
+    final String requestId = client.newSequenceId(SequenceIds.prefix(tenantId));
     final ChunkQueue queue = new ChunkQueue();
     client.submit(record(requestId, tenantId, request, receivedMs), queue::offer).whenComplete((response, error) -> {
       if (error != null) {

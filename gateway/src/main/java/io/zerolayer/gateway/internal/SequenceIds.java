@@ -15,8 +15,9 @@ public final class SequenceIds {
   private SequenceIds() {
   }
 
-  static String next(final String tenantId) {
-    return tenantId + "-" + UUID.randomUUID();
+  /** What a tenant's sequence ids start with; a random UUID follows. */
+  static String prefix(final String tenantId) {
+    return tenantId + "-";
   }
 
   /** The tenant a gateway's sequence id belongs to, or empty when it is not one the gateway made. */

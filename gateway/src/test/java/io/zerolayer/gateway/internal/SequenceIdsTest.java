@@ -2,13 +2,14 @@ package io.zerolayer.gateway.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class SequenceIdsTest {
 
   @Test
   void shouldTellWhoseRequestAnIdIsAndNoPrefixOfIt() {
-    final String id = SequenceIds.next("acme-labs");
+    final String id = SequenceIds.prefix("acme-labs") + UUID.randomUUID();
 
     assertThat(SequenceIds.tenantOf(id)).contains("acme-labs");
     assertThat(SequenceIds.tenantOf(id).get()).isNotEqualTo("acme");
