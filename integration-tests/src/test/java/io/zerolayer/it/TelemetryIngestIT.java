@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.telemetry.TelemetryIngestApp;
 import io.zerolayer.telemetry.TelemetryIngestConfig;
 import io.zerolayer.telemetry.TelemetryPushEndpoint;
@@ -44,6 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(TestCluster.class)
 class TelemetryIngestIT {
+
+  private static final String PUSH_TOKEN = "push-token-of-gpu-3";
 
   private static final String VLLM_V1 = "vllm-v1-lmswitch-fixture.prom";
   private static final String DCGM_A100 = "dcgm-exporter-nvidia-docs-a100-mig.prom";
@@ -112,12 +115,15 @@ class TelemetryIngestIT {
 
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
-  void shouldPublishAPushedSampleAndRefuseAnImpossibleOneWithItsReason(final TestCluster.Handle cluster)
-      throws Exception {
+  void shouldPublishAPushedSampleAndRefuseAnImpossibleOneWithItsReason(final TestCluster.Handle cluster,
+      @TempDir final Path dir) throws Exception {
+    // Given a telemetry-ingest that takes samples of gpu-3 from the bearer of its push token
+    final Path pushers = Files.writeString(dir.resolve("pushers.json"), "{\"pushers\": [{\"tokenSha256\": \""
+        + Tenant.hashKey(PUSH_TOKEN) + "\", \"instances\": [\"gpu-3\"]}]}");
     try (PipelineRig rig = PipelineRig.on(cluster).withoutPipeline().start()) {
       final RecordCollector<String, InstanceTelemetry> telemetry = rig.collect(Topics.TELEMETRY);
-      final TelemetryIngestApp app = rig.open(TelemetryIngestApp.start(rig.settings(), config(Map.of()),
-          "127.0.0.1"));
+      final TelemetryIngestApp app = rig.open(TelemetryIngestApp.start(rig.settings(), config(Map.of(
+          TelemetryIngestConfig.PUSH_CREDENTIALS_FILE, pushers.toString())), "127.0.0.1"));
       // When a worker pushes a sample that cannot be true, then one that can, of the same instance
       final long now = System.currentTimeMillis();
       final HttpResponse<String> refused = push(app.port(), pushed("gpu-3", now).put("gpuUtilization", 1.7));
@@ -169,7 +175,8 @@ class TelemetryIngestIT {
 
   private HttpResponse<String> push(final int port, final ObjectNode body) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + TelemetryPushEndpoint.PATH))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+        .header("Content-Type", "application/json").header("Authorization", "Bearer " + PUSH_TOKEN)
+        .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
         .build(), HttpResponse.BodyHandlers.ofString());
   }
 

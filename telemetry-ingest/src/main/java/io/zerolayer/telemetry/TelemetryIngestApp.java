@@ -40,10 +40,11 @@ public final class TelemetryIngestApp implements AutoCloseable {
   }
 
   /**
-   * Reads the targets file, then starts the publisher, the HTTP server and the scraper.
+   * Reads the targets and push credentials files, then starts the publisher, the HTTP server and
+   * the scraper.
    *
    * @param host the address to serve on: 127.0.0.1, or 0.0.0.0 for all interfaces
-   * @throws IllegalArgumentException when the targets file is bad; nothing is left running
+   * @throws IllegalArgumentException when either file is bad; nothing is left running
    */
   public static TelemetryIngestApp start(final ClusterSettings cluster, final TelemetryIngestConfig config,
       final String host) {
@@ -51,12 +52,13 @@ public final class TelemetryIngestApp implements AutoCloseable {
     requireNonNull(config, "config");
     requireNonNull(host, "host");
     final List<ScrapeTarget> targets = config.targetsFile().map(ScrapeTargetsFile::read).orElse(List.of());
+    final PushCredentials pushers = config.pushCredentials();
     final IngestMeters meters = new IngestMeters(targets.stream().map(ScrapeTarget::instanceId).toList());
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
     final TelemetryPublisher publisher = new TelemetryPublisher(cluster, serdes);
     // The publisher's tolerance: a sample the endpoint takes is one the publisher takes.
     final TelemetryValidator validator = new TelemetryValidator(TelemetryPublisher.MAX_CLOCK_SKEW);
-    final TelemetryPushEndpoint push = new TelemetryPushEndpoint(validator,
+    final TelemetryPushEndpoint push = new TelemetryPushEndpoint(validator, pushers,
         new PublishingSink(publisher, meters, Source.PUSH), System::currentTimeMillis,
         () -> meters.rejected(Source.PUSH));
     final MetricsServer server = new MetricsServer("telemetry-ingest", push::register);

@@ -19,6 +19,7 @@ public final class TelemetryIngestConfig extends AbstractConfig {
   public static final String SCRAPE_THREADS = "telemetry.scrape.threads";
   public static final String HTTP_PORT = "telemetry.http.port";
   public static final String TARGETS_FILE = "telemetry.targets.file";
+  public static final String PUSH_CREDENTIALS_FILE = "telemetry.push.credentials.file";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(SCRAPE_INTERVAL_MS, Type.LONG, 1000L, Range.atLeast(10L), Importance.HIGH,
@@ -31,7 +32,10 @@ public final class TelemetryIngestConfig extends AbstractConfig {
       .define(HTTP_PORT, Type.INT, 8087, Range.between(0, 65_535), Importance.LOW,
           "Port of the metrics endpoint and of the push endpoint (POST /v1/telemetry); 0 picks a free one.")
       .define(TARGETS_FILE, Type.STRING, "", Importance.HIGH,
-          "JSON file of the instances to scrape (see ScrapeTargetsFile and the README); empty: push only.");
+          "JSON file of the instances to scrape (see ScrapeTargetsFile and the README); empty: push only.")
+      .define(PUSH_CREDENTIALS_FILE, Type.STRING, "", Importance.HIGH,
+          "JSON file of who may push samples (POST /v1/telemetry): each pusher's token as its SHA-256 and the"
+              + " instances it may report (see PushCredentials); empty: every push is refused.");
 
   public TelemetryIngestConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
@@ -59,6 +63,12 @@ public final class TelemetryIngestConfig extends AbstractConfig {
   }
 
   /** The scrape targets file; empty when none is configured and telemetry only comes by push. */
+  /** Who may push samples: the credentials file's pushers, or none when it is not set. */
+  public PushCredentials pushCredentials() {
+    final String file = getString(PUSH_CREDENTIALS_FILE).strip();
+    return file.isEmpty() ? PushCredentials.NONE : PushCredentials.read(Path.of(file));
+  }
+
   public Optional<Path> targetsFile() {
     final String file = getString(TARGETS_FILE).strip();
     return file.isEmpty() ? Optional.empty() : Optional.of(Path.of(file));

@@ -8,12 +8,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.contract.telemetry.TelemetryValidator;
+import io.zerolayer.runtime.tenant.Tenant;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.Timeout;
 class TelemetryPushEndpointTest {
 
   private static final long NOW = 1_750_000_000_000L;
+  private static final String TOKEN = "push-token-of-gpu-1";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final List<InstanceTelemetry> accepted = new CopyOnWriteArrayList<>();
@@ -33,7 +37,8 @@ class TelemetryPushEndpointTest {
   @BeforeEach
   void start() {
     http = Javalin.create(config -> config.showJavalinBanner = false);
-    new TelemetryPushEndpoint(new TelemetryValidator(Duration.ofSeconds(30)), accepted::add, () -> NOW).register(http);
+    new TelemetryPushEndpoint(new TelemetryValidator(Duration.ofSeconds(30)), PushCredentials.of(Map.of(
+        Tenant.hashKey(TOKEN), Set.of("gpu-1"))), accepted::add, () -> NOW).register(http);
     http.start("127.0.0.1", 0);
   }
 
@@ -92,10 +97,51 @@ class TelemetryPushEndpointTest {
     assertThat(accepted).isEmpty();
   }
 
+  @Test
+  void shouldRefuseASampleWithoutAKnownTokenOrOfAnInstanceItsTokenMayNotSpeakFor() throws Exception {
+    final HttpResponse<String> anonymous = post(validBody().toString(), null);
+    final HttpResponse<String> unknown = post(validBody().toString(), "guessed");
+    final HttpResponse<String> phantom = post(validBody().put("instanceId", "gpu-99").toString());
+
+    assertThat(anonymous.statusCode()).isEqualTo(401);
+    assertThat(problems(anonymous)).singleElement().asString().startsWith("no push token");
+    assertThat(unknown.statusCode()).isEqualTo(401);
+    assertThat(phantom.statusCode()).isEqualTo(403);
+    assertThat(problems(phantom)).containsExactly("this push token may send samples of gpu-1 only, not of gpu-99");
+    assertThat(accepted).isEmpty();
+  }
+
+  @Test
+  void shouldRefuseEveryPushWhenNoPusherIsConfigured() throws Exception {
+    final Javalin closed = Javalin.create(config -> config.showJavalinBanner = false);
+    new TelemetryPushEndpoint(new TelemetryValidator(Duration.ofSeconds(30)), PushCredentials.NONE, accepted::add,
+        () -> NOW).register(closed);
+    closed.start("127.0.0.1", 0);
+    try {
+      final HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+          + closed.port() + TelemetryPushEndpoint.PATH)).header("Authorization", "Bearer " + TOKEN)
+          .POST(HttpRequest.BodyPublishers.ofString(validBody().toString())).build(),
+          HttpResponse.BodyHandlers.ofString());
+
+      assertThat(response.statusCode()).isEqualTo(403);
+      assertThat(problems(response)).singleElement().asString().contains("telemetry.push.credentials.file");
+    } finally {
+      closed.stop();
+    }
+  }
+
   private HttpResponse<String> post(final String body) throws Exception {
-    return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + TelemetryPushEndpoint.PATH))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return post(body, TOKEN);
+  }
+
+  private HttpResponse<String> post(final String body, final String token) throws Exception {
+    final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port()
+        + TelemetryPushEndpoint.PATH)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static List<String> problems(final HttpResponse<String> response) throws Exception {
