@@ -83,7 +83,8 @@ final class BenchGatewayCommand implements Callable<Integer> {
       try (ContractSerdes serdes = new ContractSerdes(deployment.settings().serdes());
           PacedEngine engine = new PacedEngine(firstToken, tokenInterval);
           StandInFleet fleet = new StandInFleet(instances, deployment.settings(), serdes, engine, Fleet.MODEL,
-              deployment.pipeline().tokenBufferUrl(), new SimpleMeterRegistry())) {
+              deployment.pipeline().tokenBufferUrl(), deployment.pipeline().sequenceQueryToken(),
+              new SimpleMeterRegistry())) {
         System.out.println("==> Waiting until the router's heatmap shows " + fleet.instanceIds());
         deployment.pipeline().awaitHeatmap(fleet.instanceIds(), Duration.ofSeconds(60));
         final List<GatewayBenchmark.Phase> phases = new GatewayBenchmark(engine.baseUrl(),

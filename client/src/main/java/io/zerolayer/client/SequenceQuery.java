@@ -32,16 +32,20 @@ public final class SequenceQuery {
   private final ObjectMapper json = new ObjectMapper()
       .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
   private final String queryUrl;
+  private final String authorization;
   private final Duration retryBackoff;
   private final HttpClient http;
 
   /**
    * @param queryUrl token-buffer's HTTP address, e.g. {@code http://token-buffer:8084}
+   * @param token token-buffer's {@code tokenbuffer.query.token}, which every query bears
    * @param connectTimeout how long to wait for a connection
    * @param retryBackoff the pause before asking again after a 503
    */
-  public SequenceQuery(final String queryUrl, final Duration connectTimeout, final Duration retryBackoff) {
+  public SequenceQuery(final String queryUrl, final String token, final Duration connectTimeout,
+      final Duration retryBackoff) {
     requireNonNull(queryUrl, "queryUrl");
+    this.authorization = "Bearer " + requireNonNull(token, "token");
     this.queryUrl = queryUrl.endsWith("/") ? queryUrl.substring(0, queryUrl.length() - 1) : queryUrl;
     this.retryBackoff = requireNonNull(retryBackoff, "retryBackoff");
     this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -76,6 +80,10 @@ public final class SequenceQuery {
       throw new SequenceQueryException("token-buffer at " + uri + " still answered 503 after " + ATTEMPTS
           + " calls (its sequence store is moving): " + quoted(response.body()), null);
     }
+    if (status == 401) {
+      throw new SequenceQueryException("token-buffer at " + uri + " refused the query token (HTTP 401): give this"
+          + " caller the token token-buffer has as tokenbuffer.query.token", null);
+    }
     if (status != 200) {
       throw new SequenceQueryException("token-buffer at " + uri + " answered HTTP " + status + ": "
           + quoted(response.body()), null);
@@ -90,7 +98,7 @@ public final class SequenceQuery {
 
   private HttpResponse<String> get(final URI uri) throws SequenceQueryException, InterruptedException {
     final HttpRequest request = HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT)
-        .header("Accept", "application/json").GET().build();
+        .header("Accept", "application/json").header("Authorization", authorization).GET().build();
     try {
       return http.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (final IOException e) {

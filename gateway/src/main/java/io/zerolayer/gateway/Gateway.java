@@ -39,7 +39,7 @@ public final class Gateway implements AutoCloseable {
     final Relay relay = new Relay(client, cancels, signature, config.firstTokenTimeout(), config.streamIdleTimeout(),
         server.registry());
     final Reconnects reconnects = new Reconnects(client, new SequenceQuery(config.sequenceQueryUrl(),
-        Duration.ofSeconds(2), Duration.ofMillis(200)), relay);
+        config.sequenceQueryToken(), Duration.ofSeconds(2), Duration.ofMillis(200)), relay);
     server.routes(new Endpoints(tenants, models, relay, reconnects, config.maxBodyBytes(), config.defaultMaxTokens(),
         config.maxTokens())::addTo);
     server.readyWhen(models::isReady, "reading the heatmap's models");

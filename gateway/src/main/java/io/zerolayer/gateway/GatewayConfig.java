@@ -31,6 +31,7 @@ public final class GatewayConfig extends AbstractConfig {
   public static final String FIRST_TOKEN_TIMEOUT_MS = "gateway.first.token.timeout.ms";
   public static final String STREAM_IDLE_TIMEOUT_MS = "gateway.stream.idle.timeout.ms";
   public static final String SEQUENCE_QUERY_URL = "gateway.sequence.query.url";
+  public static final String SEQUENCE_QUERY_TOKEN = "gateway.sequence.query.token";
   public static final String REPLICAS = "gateway.replicas";
   public static final String REPLICA_INDEX = "gateway.replica.index";
   /** Where the gateway listens unless told otherwise, and where the embedded default serves it. */
@@ -61,6 +62,8 @@ public final class GatewayConfig extends AbstractConfig {
       .define(SEQUENCE_QUERY_URL, Type.STRING, "http://127.0.0.1:8084", new NonEmptyString(), Importance.MEDIUM,
           "token-buffer's HTTP address, where a reconnecting client's stream is read back from"
               + " (GET /v1/streams/{id}).")
+      .define(SEQUENCE_QUERY_TOKEN, Type.PASSWORD, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH,
+          "token-buffer's tokenbuffer.query.token, which its sequence queries ask of their callers.")
       .define(REPLICAS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
           "How many gateway replicas serve behind the load balancer. Each reads only its share of the token"
               + " and response topics' partitions (every " + REPLICAS + "-th, from its " + REPLICA_INDEX + ") and"
@@ -123,6 +126,10 @@ public final class GatewayConfig extends AbstractConfig {
 
   public String sequenceQueryUrl() {
     return getString(SEQUENCE_QUERY_URL);
+  }
+
+  public String sequenceQueryToken() {
+    return getPassword(SEQUENCE_QUERY_TOKEN).value();
   }
 
   public Duration streamIdleTimeout() {

@@ -8,6 +8,7 @@ import io.zerolayer.gateway.GatewayConfig;
 import io.zerolayer.router.RouterApp;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.runtime.tenant.Tenant;
+import io.zerolayer.runtime.tenant.TenantSignature;
 import io.zerolayer.testsupport.ChildApp;
 import io.zerolayer.testsupport.PipelineRig;
 import io.zerolayer.testsupport.TestTenants;
@@ -36,7 +37,8 @@ final class ChildProcesses {
     return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve("token-buffer.log"),
         TokenBufferConfig.HTTP_PORT, Map.of(
             TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
-            TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString()));
+            TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString(),
+            TokenBufferConfig.QUERY_TOKEN, TenantSignature.newSecret()));
   }
 
   /**
@@ -53,7 +55,8 @@ final class ChildProcesses {
     return ChildApp.start(GatewayApp.class, rig.settings(), rig.stateDir().resolve("gateway-process.log"),
         GatewayConfig.HTTP_PORT, Map.of(GatewayConfig.TENANTS_FILE, tenants.toString(),
             GatewayConfig.SIGNING_SECRET, rig.signingSecret(),
-            GatewayConfig.SEQUENCE_QUERY_URL, rig.pipeline().tokenBufferUrl(), GatewayConfig.REPLICAS, replicas,
+            GatewayConfig.SEQUENCE_QUERY_URL, rig.pipeline().tokenBufferUrl(),
+            GatewayConfig.SEQUENCE_QUERY_TOKEN, rig.pipeline().sequenceQueryToken(), GatewayConfig.REPLICAS, replicas,
             GatewayConfig.REPLICA_INDEX, index));
   }
 

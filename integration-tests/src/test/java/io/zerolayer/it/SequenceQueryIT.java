@@ -47,7 +47,8 @@ class SequenceQueryIT {
       final StreamsApp second = rig.open(TokenBufferApp.start(rig.settings(), new TokenBufferConfig(Map.of(
           TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
           TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer-2").toString(),
-          TokenBufferConfig.HTTP_PORT, 0)), "127.0.0.1"));
+          TokenBufferConfig.HTTP_PORT, 0, TokenBufferConfig.QUERY_TOKEN, rig.pipeline().sequenceQueryToken())),
+          "127.0.0.1"));
       final InferenceClient client = rig.client();
       second.awaitRunning(Duration.ofSeconds(90));
       Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
@@ -62,14 +63,15 @@ class SequenceQueryIT {
         responses.add(answer.get(2, TimeUnit.MINUTES));
       }
 
-      // Then either instance answers for every sequence with its whole text
+      // Then either instance answers for every sequence with its whole text, to a caller with the token
+      final String queryToken = rig.pipeline().sequenceQueryToken();
       final List<String> bases = List.of(rig.pipeline().tokenBufferUrl(), "http://127.0.0.1:" + second.server().port());
       for (final String base : bases) {
         for (int i = 0; i < REQUESTS; i++) {
           final String id = requests.get(i).getSequenceId();
           final String text = responses.get(i).text();
           Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-            final JsonNode sequence = get(base + "/v1/sequences/" + id);
+            final JsonNode sequence = get(base + "/v1/sequences/" + id, queryToken);
             assertThat(sequence.get("status").asText()).isEqualTo("FINISHED");
             final StringBuilder tokens = new StringBuilder();
             sequence.get("tokens").forEach(token -> tokens.append(token.asText()));
@@ -77,14 +79,30 @@ class SequenceQueryIT {
           });
         }
       }
+      // And to no one else
+      for (final String base : bases) {
+        assertThat(status(base + "/v1/sequences/" + requests.get(0).getSequenceId(), null)).isEqualTo(401);
+        assertThat(status(base + "/v1/sequences/" + requests.get(0).getSequenceId(), "guessed")).isEqualTo(401);
+      }
     }
   }
 
-  private JsonNode get(final String url) throws Exception {
-    final HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
-        HttpResponse.BodyHandlers.ofString());
+  private JsonNode get(final String url, final String token) throws Exception {
+    final HttpResponse<String> answer = send(url, token);
     assertThat(answer.statusCode()).as("GET %s: %s", url, answer.body()).isEqualTo(200);
     return json.readTree(answer.body());
+  }
+
+  private int status(final String url, final String token) throws Exception {
+    return send(url, token).statusCode();
+  }
+
+  private HttpResponse<String> send(final String url, final String token) throws Exception {
+    final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static InferenceRequest request(final int i) {

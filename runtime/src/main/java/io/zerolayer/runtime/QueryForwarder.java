@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * Interactive-query plumbing shared by the apps' HTTP resources: asks the app instance that holds
  * a key the same question, and answers 503 with {@code Retry-After} while stores move. A query is
- * forwarded at most once, so two instances that disagree during a rebalance cannot bounce it.
+ * forwarded at most once, so two instances that disagree during a rebalance cannot bounce it,
+ * and with the caller's {@code Authorization}, which the other instance checks in turn.
  */
 public final class QueryForwarder {
 
@@ -30,10 +31,14 @@ public final class QueryForwarder {
     }
     final String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
     final URI target = URI.create("http://" + host + ":" + port + ctx.path() + query);
+    final HttpRequest.Builder request = HttpRequest.newBuilder(target).header(FORWARDED_HEADER, "1").timeout(TIMEOUT);
+    final String authorization = ctx.header("Authorization");
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
     final HttpResponse<String> answer;
     try {
-      answer = http.send(HttpRequest.newBuilder(target).header(FORWARDED_HEADER, "1").timeout(TIMEOUT).build(),
-          HttpResponse.BodyHandlers.ofString());
+      answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (final IOException e) {
       // The holder is gone or slow (it may be leaving the group); the key will move or answer again.
       unavailable(ctx, "the app instance holding the key, " + host + ":" + port + ", did not answer: " + e);

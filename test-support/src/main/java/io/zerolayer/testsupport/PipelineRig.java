@@ -153,7 +153,8 @@ public final class PipelineRig implements AutoCloseable {
         if (gatewayReplicas > 0) {
           rig.gateway = rig.open(Gateway.start(new GatewayConfig(Map.of(GatewayConfig.HTTP_PORT, 0,
               GatewayConfig.SIGNING_SECRET, secret, GatewayConfig.SEQUENCE_QUERY_URL, rig.pipeline().tokenBufferUrl(),
-              GatewayConfig.REPLICAS, gatewayReplicas)), tenants, rig.settings, rig.serdes));
+              GatewayConfig.SEQUENCE_QUERY_TOKEN, rig.pipeline().sequenceQueryToken(), GatewayConfig.REPLICAS,
+              gatewayReplicas)), tenants, rig.settings, rig.serdes));
         }
         return rig;
       } catch (final Exception | AssertionError e) {

@@ -24,10 +24,15 @@ public final class TokenBufferApp {
   private TokenBufferApp() {
   }
 
-  /** Starts the token-buffer topology and its HTTP server. */
+  /**
+   * Starts the token-buffer topology and its HTTP server.
+   *
+   * @throws org.apache.kafka.common.config.ConfigException when the query token is not set
+   */
   public static StreamsApp start(final ClusterSettings cluster, final TokenBufferConfig config, final String host) {
     final AtomicReference<SequenceQueries> queries = new AtomicReference<>();
-    final MetricsServer server = new MetricsServer("token-buffer", new SequenceResource(queries::get)::register)
+    final MetricsServer server = new MetricsServer("token-buffer", new SequenceResource(queries::get,
+        config.queryToken())::register)
         .notReadyYet().start(host, config.httpPort());
     final HostInfo self = new HostInfo(config.advertisedHost(), server.port());
     final Map<String, Object> props = StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),

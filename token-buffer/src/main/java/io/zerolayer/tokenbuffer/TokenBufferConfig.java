@@ -9,6 +9,8 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 
 /** token-buffer settings; each key can also come from its {@code ZEROLAYER_...} variable. */
 public final class TokenBufferConfig extends AbstractConfig {
@@ -23,6 +25,7 @@ public final class TokenBufferConfig extends AbstractConfig {
   public static final String ADVERTISED_HOST = "tokenbuffer.advertised.host";
   public static final String CUTOVER_ENABLED = "tokenbuffer.cutover.enabled";
   public static final String COMMIT_INTERVAL_MS = "tokenbuffer.commit.interval.ms";
+  public static final String QUERY_TOKEN = "tokenbuffer.query.token";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(APPLICATION_ID, Type.STRING, "zerolayer-token-buffer", Importance.HIGH,
@@ -30,7 +33,11 @@ public final class TokenBufferConfig extends AbstractConfig {
       .define(STATE_DIR, Type.STRING, System.getProperty("java.io.tmpdir") + "/zerolayer-token-buffer",
           Importance.MEDIUM, "Where RocksDB keeps the sequence store.")
       .define(HTTP_PORT, Type.INT, 8084, Range.between(0, 65_535), Importance.LOW,
-          "Port of the metrics endpoint; 0 picks a free one.")
+          "Port of the metrics endpoint and of GET /v1/sequences/{id}; 0 picks a free one.")
+      .define(QUERY_TOKEN, Type.PASSWORD, null, Importance.HIGH,
+          "The bearer token GET /v1/sequences/{id} asks of its callers (the gateways' gateway.sequence.query.token,"
+              + " the workers'): any tenant's text can be read there. Required to start the app; a long random"
+              + " secret, e.g. from openssl rand -hex 32.")
       .define(STALL_CHECK_INTERVAL_MS, Type.LONG, 100L, Range.between(10L, 10_000L), Importance.MEDIUM,
           "How often every streaming sequence is checked for a stall (wall clock), in ms.")
       .define(INSTANCE_TIMEOUT_MS, Type.LONG, 1_200L, Range.atLeast(1L), Importance.MEDIUM,
@@ -57,6 +64,22 @@ public final class TokenBufferConfig extends AbstractConfig {
   /** Settings from {@code ZEROLAYER_TOKENBUFFER_...} variables, defaults elsewhere. */
   public static TokenBufferConfig fromEnvironment(final Map<String, String> env) {
     return new TokenBufferConfig(EnvironmentConfig.values(DEFINITION.names(), env));
+  }
+
+  /**
+   * The token sequence queries must bear.
+   *
+   * @throws ConfigException when it is not set
+   */
+  public String queryToken() {
+    final Password token = getPassword(QUERY_TOKEN);
+    if (token == null || token.value().isBlank()) {
+      throw new ConfigException(QUERY_TOKEN + " is not set: GET /v1/sequences/{id} returns any tenant's text, so"
+          + " token-buffer answers only callers that bear this token. Set " + EnvironmentConfig.variable(QUERY_TOKEN)
+          + " to a long random secret (openssl rand -hex 32) and give the same to the gateways"
+          + " (gateway.sequence.query.token) and workers that read sequences back");
+    }
+    return token.value();
   }
 
   public String applicationId() {

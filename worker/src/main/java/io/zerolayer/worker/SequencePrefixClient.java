@@ -18,11 +18,13 @@ public final class SequencePrefixClient {
 
   /**
    * @param queryUrl token-buffer's HTTP address, e.g. {@code http://token-buffer:8084}
+   * @param token token-buffer's query token
    * @param connectTimeout how long to wait for a connection
    * @param retryBackoff the pause before asking again after a 503
    */
-  public SequencePrefixClient(final String queryUrl, final Duration connectTimeout, final Duration retryBackoff) {
-    this.query = new SequenceQuery(queryUrl, connectTimeout, retryBackoff);
+  public SequencePrefixClient(final String queryUrl, final String token, final Duration connectTimeout,
+      final Duration retryBackoff) {
+    this.query = new SequenceQuery(queryUrl, token, connectTimeout, retryBackoff);
   }
 
   /**

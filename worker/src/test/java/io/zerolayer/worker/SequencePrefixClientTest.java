@@ -17,7 +17,8 @@ class SequencePrefixClientTest {
 
   private final StandInTokenBuffer tokenBuffer = new StandInTokenBuffer();
   private final SequencePrefixClient client =
-      new SequencePrefixClient(tokenBuffer.url() + "/", Duration.ofMillis(500), Duration.ofMillis(10));
+      new SequencePrefixClient(tokenBuffer.url() + "/", StandInTokenBuffer.TOKEN, Duration.ofMillis(500),
+          Duration.ofMillis(10));
 
   @AfterEach
   void stop() {
@@ -56,6 +57,18 @@ class SequencePrefixClientTest {
         .hasMessageContaining("still answered 503 after " + SequenceQuery.ATTEMPTS + " calls")
         .hasMessageContaining("the sequence store is being assigned");
     assertThat(tokenBuffer.calls).hasValue(SequenceQuery.ATTEMPTS);
+  }
+
+  @Test
+  void shouldSayWhenTokenBufferRefusesItsQueryToken() {
+    tokenBuffer.holds("seq-1", TOKENS);
+    final SequencePrefixClient stranger = new SequencePrefixClient(tokenBuffer.url(), "guessed",
+        Duration.ofMillis(500), Duration.ofMillis(10));
+
+    assertThatThrownBy(() -> stranger.prefix("seq-1", 2))
+        .isInstanceOf(SequencePrefixException.class)
+        .hasMessageContaining("refused the query token (HTTP 401)")
+        .hasMessageContaining("tokenbuffer.query.token");
   }
 
   @Test

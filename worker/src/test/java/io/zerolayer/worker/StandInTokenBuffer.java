@@ -8,8 +8,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** token-buffer's {@code GET /v1/sequences/{id}} for tests, with the same JSON and status codes. */
+/**
+ * token-buffer's {@code GET /v1/sequences/{id}} for tests, with the same JSON and status codes,
+ * for callers bearing {@link #TOKEN}.
+ */
 public final class StandInTokenBuffer implements AutoCloseable {
+
+  /** The query token it asks of callers. */
+  public static final String TOKEN = "query-token";
 
   public final AtomicInteger calls = new AtomicInteger();
   private final Map<String, SequenceView> sequences = new ConcurrentHashMap<>();
@@ -39,6 +45,10 @@ public final class StandInTokenBuffer implements AutoCloseable {
 
   private void get(final Context ctx) {
     calls.incrementAndGet();
+    if (!("Bearer " + TOKEN).equals(ctx.header("Authorization"))) {
+      ctx.status(401).json(Map.of("error", "send Authorization: Bearer <tokenbuffer.query.token>"));
+      return;
+    }
     if (unavailableAnswers.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       ctx.header("Retry-After", "1").status(503).json(Map.of("error", "the sequence store is being assigned"));
       return;

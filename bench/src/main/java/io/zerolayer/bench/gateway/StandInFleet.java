@@ -34,9 +34,11 @@ public final class StandInFleet implements AutoCloseable {
   /**
    * @param model the model the engine serves, as the gateway's clients name it
    * @param tokenBufferUrl token-buffer's HTTP address, where a resumed task reads its prefix
+   * @param queryToken token-buffer's query token
    */
   public StandInFleet(final int instances, final ClusterSettings cluster, final ContractSerdes serdes,
-      final PacedEngine engine, final String model, final String tokenBufferUrl, final MeterRegistry meters) {
+      final PacedEngine engine, final String model, final String tokenBufferUrl, final String queryToken,
+      final MeterRegistry meters) {
     final TelemetrySamples samples = new TelemetrySamples("paced-", instances, 7);
     telemetry = new TelemetrySender(cluster, serdes, 0);
     reporter = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "paced-telemetry"));
@@ -49,7 +51,7 @@ public final class StandInFleet implements AutoCloseable {
     for (int i = 0; i < instances; i++) {
       final OpenAiCompatibleEngine adapter = new OpenAiCompatibleEngine(engine.root(), model, "",
           Duration.ofMillis(500), Duration.ofSeconds(60),
-          new SequencePrefixClient(tokenBufferUrl, Duration.ofMillis(500), Duration.ofMillis(200)));
+          new SequencePrefixClient(tokenBufferUrl, queryToken, Duration.ofMillis(500), Duration.ofMillis(200)));
       adapters.add(adapter);
       instanceIds.add(samples.instanceId(i));
       workers.add(new Worker(samples.instanceId(i), cluster, serdes, adapter, CONCURRENT_TASKS, meters));

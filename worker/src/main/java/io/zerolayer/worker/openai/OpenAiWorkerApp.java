@@ -21,7 +21,7 @@ public final class OpenAiWorkerApp {
   /** The engine a config describes. */
   public static OpenAiCompatibleEngine engine(final OpenAiWorkerConfig config) {
     final SequencePrefixClient prefixes = new SequencePrefixClient(config.sequenceQueryUrl(),
-        config.networkTimeout(), config.sequenceRetryBackoff());
+        config.sequenceQueryToken(), config.networkTimeout(), config.sequenceRetryBackoff());
     return new OpenAiCompatibleEngine(config.baseUrl(), config.model(), config.apiKey(), config.networkTimeout(),
         config.responseTimeout(), prefixes);
   }

@@ -22,6 +22,7 @@ public final class OpenAiWorkerConfig extends AbstractConfig {
   public static final String MODEL = "openai.worker.model";
   public static final String API_KEY = "openai.worker.api.key";
   public static final String SEQUENCE_QUERY_URL = "openai.worker.sequence.query.url";
+  public static final String SEQUENCE_QUERY_TOKEN = "openai.worker.sequence.query.token";
   public static final String NETWORK_TIMEOUT_MS = "openai.worker.network.timeout.ms";
   public static final String RESPONSE_TIMEOUT_MS = "openai.worker.response.timeout.ms";
   public static final String SEQUENCE_RETRY_BACKOFF_MS = "openai.worker.sequence.retry.backoff.ms";
@@ -39,6 +40,8 @@ public final class OpenAiWorkerConfig extends AbstractConfig {
           "Bearer token the server expects (vLLM: --api-key); empty for none.")
       .define(SEQUENCE_QUERY_URL, Type.STRING, "http://127.0.0.1:8084", new NonEmptyString(), Importance.HIGH,
           "token-buffer's HTTP address, where resume tasks read the persisted prefix of their sequence.")
+      .define(SEQUENCE_QUERY_TOKEN, Type.PASSWORD, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH,
+          "token-buffer's tokenbuffer.query.token, which its sequence queries ask of their callers.")
       .define(NETWORK_TIMEOUT_MS, Type.LONG, 500L, Range.between(1L, 60_000L), Importance.MEDIUM,
           "How long to wait for a connection to the server or to token-buffer, in ms.")
       .define(RESPONSE_TIMEOUT_MS, Type.LONG, 60_000L, Range.atLeast(1L), Importance.MEDIUM,
@@ -77,6 +80,10 @@ public final class OpenAiWorkerConfig extends AbstractConfig {
 
   public String sequenceQueryUrl() {
     return getString(SEQUENCE_QUERY_URL);
+  }
+
+  public String sequenceQueryToken() {
+    return getPassword(SEQUENCE_QUERY_TOKEN).value();
   }
 
   public Duration networkTimeout() {

@@ -41,7 +41,8 @@ class OpenAiCompatibleEngineTest {
 
   private OpenAiCompatibleEngine engine(final String tokenBufferUrl) {
     final SequencePrefixClient prefixes =
-        new SequencePrefixClient(tokenBufferUrl, Duration.ofMillis(500), Duration.ofMillis(10));
+        new SequencePrefixClient(tokenBufferUrl, StandInTokenBuffer.TOKEN, Duration.ofMillis(500),
+            Duration.ofMillis(10));
     return new OpenAiCompatibleEngine(server.baseUrl(), StandInCompletionServer.MODEL, "", Duration.ofMillis(500),
         Duration.ofSeconds(10), prefixes);
   }
@@ -198,7 +199,8 @@ class OpenAiCompatibleEngineTest {
   void shouldNameTheUrlAndTheVariableWhenTheServerIsUnreachable() throws Exception {
     final String closed = "http://127.0.0.1:" + freePort();
     try (OpenAiCompatibleEngine unreachable = new OpenAiCompatibleEngine(closed, "m", "", Duration.ofMillis(500),
-        Duration.ofSeconds(5), new SequencePrefixClient(tokenBuffer.url(), Duration.ofMillis(500), Duration.ZERO))) {
+        Duration.ofSeconds(5), new SequencePrefixClient(tokenBuffer.url(), StandInTokenBuffer.TOKEN,
+            Duration.ofMillis(500), Duration.ZERO))) {
       assertThatThrownBy(() -> unreachable.generate(task(50, 0), new RecordingSink()))
           .isInstanceOf(InferenceServerException.class)
           .hasMessageContaining(closed + "/v1/completions")

@@ -18,6 +18,7 @@ class OpenAiWorkerConfigTest {
         "ZEROLAYER_OPENAI_WORKER_MODEL", "meta-llama/Llama-3.1-8B-Instruct",
         "ZEROLAYER_OPENAI_WORKER_API_KEY", "secret",
         "ZEROLAYER_OPENAI_WORKER_SEQUENCE_QUERY_URL", "http://token-buffer:8084",
+        "ZEROLAYER_OPENAI_WORKER_SEQUENCE_QUERY_TOKEN", "query-secret",
         "ZEROLAYER_OPENAI_WORKER_NETWORK_TIMEOUT_MS", "750",
         "ZEROLAYER_OPENAI_WORKER_MAX_CONCURRENT_TASKS", "128"));
 
@@ -26,6 +27,7 @@ class OpenAiWorkerConfigTest {
     assertThat(config.model()).isEqualTo("meta-llama/Llama-3.1-8B-Instruct");
     assertThat(config.apiKey()).isEqualTo("secret");
     assertThat(config.sequenceQueryUrl()).isEqualTo("http://token-buffer:8084");
+    assertThat(config.sequenceQueryToken()).isEqualTo("query-secret");
     assertThat(config.networkTimeout()).isEqualTo(Duration.ofMillis(750));
     assertThat(config.maxConcurrentTasks()).isEqualTo(128);
     assertThat(config.toString()).doesNotContain("secret");
@@ -34,7 +36,8 @@ class OpenAiWorkerConfigTest {
   @Test
   void shouldDefaultToTheDesignedNetworkTimeoutAndNoApiKey() {
     final OpenAiWorkerConfig config = new OpenAiWorkerConfig(Map.of(
-        OpenAiWorkerConfig.INSTANCE_ID, "gpu-1", OpenAiWorkerConfig.MODEL, "m"));
+        OpenAiWorkerConfig.INSTANCE_ID, "gpu-1", OpenAiWorkerConfig.MODEL, "m",
+        OpenAiWorkerConfig.SEQUENCE_QUERY_TOKEN, "t"));
 
     assertThat(config.networkTimeout()).isEqualTo(Duration.ofMillis(500));
     assertThat(config.apiKey()).isEmpty();

@@ -63,7 +63,8 @@ public final class LocalDeployment implements AutoCloseable {
     gatewaySerdes = new ContractSerdes(settings.serdes());
     gateway = Gateway.start(new GatewayConfig(Map.of(GatewayConfig.SIGNING_SECRET, secret,
         GatewayConfig.HTTP_PORT, defaultPorts ? GatewayConfig.DEFAULT_HTTP_PORT : 0,
-        GatewayConfig.SEQUENCE_QUERY_URL, pipeline.tokenBufferUrl())), tenants, settings, gatewaySerdes);
+        GatewayConfig.SEQUENCE_QUERY_URL, pipeline.tokenBufferUrl(),
+        GatewayConfig.SEQUENCE_QUERY_TOKEN, pipeline.sequenceQueryToken())), tenants, settings, gatewaySerdes);
     final List<String> zoneNames = IntStream.range(0, zones).mapToObj(i -> "zone-" + (char) ('a' + i)).toList();
     step("Starting " + instances + " simulated instances over " + zoneNames);
     fleetServer = new MetricsServer("fleet-sim", http -> { }).start("127.0.0.1", fleetHttpPort);

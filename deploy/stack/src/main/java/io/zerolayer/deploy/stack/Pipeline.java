@@ -14,6 +14,7 @@ import io.zerolayer.router.policy.RoutingPolicy;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.StreamsApp;
 import io.zerolayer.runtime.tenant.TenantDirectory;
+import io.zerolayer.runtime.tenant.TenantSignature;
 import io.zerolayer.tokenbuffer.TokenBufferApp;
 import io.zerolayer.tokenbuffer.TokenBufferConfig;
 import java.nio.file.Path;
@@ -41,13 +42,15 @@ public final class Pipeline implements AutoCloseable {
 
   private final StreamsApp heatmap;
   private final StreamsApp tokenBuffer;
+  private final String queryToken;
   private final MetricsServer routerServer;
   private final Router router;
 
-  private Pipeline(final StreamsApp heatmap, final StreamsApp tokenBuffer, final MetricsServer routerServer,
-      final Router router) {
+  private Pipeline(final StreamsApp heatmap, final StreamsApp tokenBuffer, final String queryToken,
+      final MetricsServer routerServer, final Router router) {
     this.heatmap = heatmap;
     this.tokenBuffer = tokenBuffer;
+    this.queryToken = queryToken;
     this.routerServer = routerServer;
     this.router = router;
   }
@@ -103,6 +106,9 @@ public final class Pipeline implements AutoCloseable {
           TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(cluster.catalogue()),
           TokenBufferConfig.STATE_DIR, stateDir.resolve("token-buffer").toString(),
           TokenBufferConfig.CUTOVER_ENABLED, cutover));
+      // A fresh token for this run: whoever reads sequences back is given it (sequenceQueryToken()).
+      final String queryToken = TenantSignature.newSecret();
+      tokenBufferValues.put(TokenBufferConfig.QUERY_TOKEN, queryToken);
       freePortUnless(defaultPorts, tokenBufferValues, TokenBufferConfig.HTTP_PORT);
       final StreamsApp tokenBuffer = push(started, TokenBufferApp.start(cluster,
           new TokenBufferConfig(tokenBufferValues), "127.0.0.1"));
@@ -121,7 +127,7 @@ public final class Pipeline implements AutoCloseable {
       if (!router.awaitStarted(STARTUP)) {
         throw new TimeoutException("Router did not read the heatmap to its end within " + STARTUP);
       }
-      return new Pipeline(heatmap, tokenBuffer, routerServer, router);
+      return new Pipeline(heatmap, tokenBuffer, queryToken, routerServer, router);
     } catch (final InterruptedException | TimeoutException | RuntimeException e) {
       // Close what did start, newest first, so a failed start leaves no thread or port behind.
       started.forEach(Pipeline::closeQuietly);
@@ -174,6 +180,11 @@ public final class Pipeline implements AutoCloseable {
   /** The base URL of token-buffer's HTTP server (metrics, sequence queries). */
   public String tokenBufferUrl() {
     return "http://127.0.0.1:" + tokenBuffer.server().port();
+  }
+
+  /** The token token-buffer's sequence queries ask of their callers ({@code tokenbuffer.query.token}). */
+  public String sequenceQueryToken() {
+    return queryToken;
   }
 
   /** The in-process router's meters. */
