@@ -7,6 +7,7 @@ import io.zerolayer.client.InferenceClient;
 import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.ResponseChunk;
+import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.deploy.stack.PipelineNames;
 import io.zerolayer.fleet.GpuProfile;
@@ -165,7 +166,7 @@ class RepeatedCrashIT {
     void assertEveryStreamWhole() throws Exception {
       final List<Response> responses = new ArrayList<>();
       for (final CompletableFuture<Response> answer : answers) {
-        responses.add(answer.get(3, TimeUnit.MINUTES));
+        responses.add(servedOrSentAgain(answer.get(3, TimeUnit.MINUTES)));
       }
       assertThat(responses).hasSize(sent.get()).allSatisfy(response -> {
         final String expected = ExpectedText.of(requests.get(response.sequenceId()));
@@ -181,6 +182,29 @@ class RepeatedCrashIT {
         assertThat(streamed.toString()).as("stream of %s", response.sequenceId()).isEqualTo(expected);
         assertThat(chunks.get(chunks.size() - 1).getLast()).isTrue();
       });
+    }
+
+    /**
+     * The answer, or, for a request throttled at the door (before any token: the heatmap had every
+     * instance out of service at that moment, as a process starting beside them on this busy
+     * machine can make it), the answer to sending it again after its retry time, as a client does.
+     */
+    private Response servedOrSentAgain(final Response first) throws Exception {
+      Response response = first;
+      for (int retry = 1; retry <= 5 && throttledAtTheDoor(response); retry++) {
+        assertThat(response.last().getRetryAfterMs()).as("retry time of %s", response.sequenceId()).isPositive();
+        TimeUnit.MILLISECONDS.sleep(response.last().getRetryAfterMs());
+        final InferenceRequest again = InferenceRequest.newBuilder(requests.get(first.sequenceId()))
+            .setSequenceId(first.sequenceId() + "-again-" + retry).setSubmittedAtMs(System.currentTimeMillis()).build();
+        requests.put(again.getSequenceId(), again);
+        response = client.submit(again).get(3, TimeUnit.MINUTES);
+      }
+      return response;
+    }
+
+    private static boolean throttledAtTheDoor(final Response response) {
+      return response.outcome() == RoutingOutcome.THROTTLED && response.tokens().isEmpty()
+          && response.last().getEpoch() == 0;
     }
   }
 }

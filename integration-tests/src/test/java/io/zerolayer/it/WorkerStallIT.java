@@ -64,13 +64,15 @@ class WorkerStallIT {
       final RoutingDecision latest = all.get(all.size() - 1);
       final HttpClient http = HttpClient.newHttpClient();
       final String base = rig.pipeline().tokenBufferUrl() + "/v1/sequences/";
-      final JsonNode sequence = new ObjectMapper().readTree(http.send(
-          HttpRequest.newBuilder(URI.create(base + "stalls")).build(), HttpResponse.BodyHandlers.ofString()).body());
+      final String bearer = "Bearer " + rig.pipeline().sequenceQueryToken();
+      final JsonNode sequence = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(
+          URI.create(base + "stalls")).header("Authorization", bearer).build(), HttpResponse.BodyHandlers.ofString())
+          .body());
       assertThat(sequence.path("epoch").asInt()).isEqualTo(latest.getEpoch());
       assertThat(sequence.path("owner").asText()).isEqualTo(latest.getInstanceId());
       assertThat(sequence.path("status").asText()).isEqualTo("FINISHED");
       assertThat(sequence.path("nextIndex").asInt()).isEqualTo(response.tokens().size());
-      assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "nope")).build(),
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "nope")).header("Authorization", bearer).build(),
           HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
     }
   }
