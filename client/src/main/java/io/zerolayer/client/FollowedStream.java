@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.TokenChunk;
+import io.zerolayer.contract.sequence.SequenceView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,7 +16,8 @@ import java.util.function.Consumer;
  * stream from there, each index once and in order. It reads the durable stream alone: it starts
  * after the stream's owner claimed it, so it could not judge the workers' chunks by the tokens
  * log's rules. Durable chunks read before {@link #start} wait for it, so none falls between the
- * persisted tokens and the stream.
+ * persisted tokens and the stream. A chunk that answers another request with the same sequence id
+ * (one the routers refused because the id was in use) is passed over.
  */
 public final class FollowedStream implements Awaited {
 
@@ -25,6 +27,8 @@ public final class FollowedStream implements Awaited {
   private final List<ResponseChunk> early = new ArrayList<>();
   /** Null until started. */
   private List<String> tokens;
+  private int requestPartition = -1;
+  private long requestOffset = -1;
 
   FollowedStream(final String sequenceId, final Consumer<ResponseChunk> listener) {
     this.sequenceId = requireNonNull(sequenceId, "sequenceId");
@@ -35,11 +39,13 @@ public final class FollowedStream implements Awaited {
    * Starts after the tokens persisted so far: the stream's chunks read since the follower joined,
    * and those to come, go on from the first index after them.
    */
-  public synchronized void start(final List<String> persisted) {
+  public synchronized void start(final SequenceView persisted) {
     if (tokens != null) {
       throw new IllegalStateException("The stream of " + sequenceId + " is followed already");
     }
-    tokens = new ArrayList<>(persisted);
+    tokens = new ArrayList<>(persisted.tokens());
+    requestPartition = persisted.requestPartition();
+    requestOffset = persisted.requestOffset();
     early.forEach(this::apply);
     early.clear();
   }
@@ -69,13 +75,18 @@ public final class FollowedStream implements Awaited {
     return future.isDone();
   }
 
+  private boolean ofTheSequencesRequest(final ResponseChunk chunk) {
+    return requestOffset < 0 || chunk.getRequestOffset() < 0
+        || chunk.getRequestPartition() == requestPartition && chunk.getRequestOffset() == requestOffset;
+  }
+
   @Override
   public void fail(final Throwable cause) {
     future.completeExceptionally(cause);
   }
 
   private void apply(final ResponseChunk chunk) {
-    if (future.isDone()) {
+    if (future.isDone() || !ofTheSequencesRequest(chunk)) {
       return;
     }
     final int start = chunk.getStartIndex();

@@ -120,12 +120,17 @@ public final class InferenceClient implements AutoCloseable {
       chunkObserver.accept(chunk);
       listener.accept(chunk);
     });
-    pending.put(request.getSequenceId(), entry);
+    if (pending.putIfAbsent(request.getSequenceId(), entry) != null) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException("This client already waits for sequence "
+          + request.getSequenceId() + "; give every request a new sequence id (newSequenceId)"));
+    }
     try {
       producer.send(new ProducerRecord<>(requestTopic, request.getSequenceId(), request), (metadata, error) -> {
         if (error != null) {
           pending.remove(request.getSequenceId());
           entry.fail(error);
+        } else {
+          entry.placed(metadata.partition(), metadata.offset());
         }
       });
     } catch (final KafkaException e) {

@@ -10,15 +10,23 @@ import java.util.function.Consumer;
 /**
  * One request the client waits for: merges the workers' chunks with the durable stream
  * ({@link StreamMerger}), hands each new part to its listeners, each index once and in order, and
- * completes with the whole response once the durable stream ends. Used by the reader thread only.
+ * completes with the whole response once the durable stream ends. Chunks that answer another
+ * request with the same sequence id (one the routers refused because the id was in use) are not
+ * its own: once the request's place on the ingress topic is known, they are passed over. Used by
+ * the reader thread, but for {@link #placed}.
  */
 final class PendingResponse implements Awaited {
+
+  /** Where a request record is on the ingress topic. */
+  private record Place(int partition, long offset) {
+  }
 
   private final CompletableFuture<Response> future = new CompletableFuture<>();
   private final String sequenceId;
   private final ResponseAssembler assembler;
   private final StreamMerger merger;
   private final Consumer<ResponseChunk> listener;
+  private volatile Place place;
 
   /**
    * @param listener called with each new part of the stream, then with its last chunk; must not block
@@ -34,9 +42,23 @@ final class PendingResponse implements Awaited {
     return future;
   }
 
+  /** The request was appended there (on the producer's thread). */
+  void placed(final int partition, final long offset) {
+    place = new Place(partition, offset);
+  }
+
+  /** Whether a chunk answering the request at that place (-1 when it does not say) may be this request's. */
+  private boolean mine(final int partition, final long offset) {
+    final Place own = place;
+    return own == null || partition < 0 || offset < 0 || own.partition() == partition && own.offset() == offset;
+  }
+
   /** A worker's chunk: its new tokens go on at once if it belongs to the stream. */
   @Override
   public void fromWorker(final TokenChunk chunk) {
+    if (!mine(chunk.getRequestPartition(), chunk.getRequestOffset())) {
+      return;
+    }
     final ResponseChunk fresh = merger.fromWorker(chunk);
     if (fresh != null) {
       listener.accept(fresh);
@@ -51,6 +73,9 @@ final class PendingResponse implements Awaited {
    */
   @Override
   public boolean fromDurable(final ResponseChunk chunk) {
+    if (!mine(chunk.getRequestPartition(), chunk.getRequestOffset())) {
+      return false;
+    }
     final ResponseChunk fresh = merger.fromDurable(chunk);
     if (fresh != null) {
       listener.accept(fresh);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.sequence.SequenceView;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class FollowedStreamTest {
     followed.fromDurable(durable(2, false, "c", "d"));
 
     // When the follower starts after three persisted tokens, and the stream goes on
-    followed.start(List.of("a", "b", "c"));
+    followed.start(persisted("a", "b", "c"));
     followed.fromDurable(durable(4, true, "e"));
 
     // Then each later index goes on once, in order, and the response holds them all
@@ -32,7 +33,7 @@ class FollowedStreamTest {
 
   @Test
   void shouldFailRatherThanSkipTokensTheStreamNeverShowed() {
-    followed.start(List.of("a"));
+    followed.start(persisted("a"));
 
     assertThat(followed.fromDurable(durable(3, false, "d"))).isTrue();
 
@@ -40,8 +41,28 @@ class FollowedStreamTest {
     assertThat(passed).isEmpty();
   }
 
+  @Test
+  void shouldPassOverTheRefusalOfAnotherRequestThatReusedTheSequenceId() throws Exception {
+    followed.start(persisted("a"));
+
+    final ResponseChunk refusal = ResponseChunk.newBuilder(durable(0, true)).setOutcome(RoutingOutcome.REJECTED)
+        .setRequestPartition(1).setRequestOffset(11).build();
+    assertThat(followed.fromDurable(refusal)).isFalse();
+    assertThat(followed.fromDurable(durable(1, true, "b"))).isTrue();
+
+    assertThat(followed.future().get().text()).isEqualTo("ab");
+    assertThat(followed.future().get().outcome()).isEqualTo(RoutingOutcome.DIRECT);
+  }
+
+  /** What token-buffer had persisted of the request at partition 1, offset 10. */
+  private static SequenceView persisted(final String... tokens) {
+    return new SequenceView("s", 1, "gpu-1", "STREAMING", "DIRECT", List.of(tokens), tokens.length, 1, 10);
+  }
+
+  /** A chunk of the stream of the request at partition 1, offset 10. */
   private static ResponseChunk durable(final int start, final boolean last, final String... tokens) {
     return ResponseChunk.newBuilder().setSequenceId("s").setStartIndex(start).setTokens(List.of(tokens))
-        .setLast(last).setOutcome(last ? RoutingOutcome.DIRECT : null).setEmittedAtMs(0).build();
+        .setLast(last).setOutcome(last ? RoutingOutcome.DIRECT : null).setRequestPartition(1).setRequestOffset(10)
+        .setEmittedAtMs(0).build();
   }
 }

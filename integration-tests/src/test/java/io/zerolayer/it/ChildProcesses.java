@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** The apps the crash tests run in processes of their own, on a rig's topics, to kill with {@code kill -9}. */
 final class ChildProcesses {
@@ -60,12 +61,13 @@ final class ChildProcesses {
             GatewayConfig.REPLICA_INDEX, index));
   }
 
-  /** A router named {@code crash-router} in the rig's router group, serving one unlimited tenant. */
-  static ChildApp router(final PipelineRig rig, final String tenantId) throws Exception {
-    final Path tenants = Files.writeString(rig.stateDir().resolve("tenants.json"), """
-        {"tenants": [{"id": "%s", "apiKeySha256": "%s", "requestsPerSecond": 100000,
-                      "tokensPerSecond": 100000000, "burstSeconds": 10}]}
-        """.formatted(tenantId, Tenant.hashKey(TestTenants.key(tenantId))));
+  /** A router named {@code crash-router} in the rig's router group, serving these tenants without limits. */
+  static ChildApp router(final PipelineRig rig, final String... tenantIds) throws Exception {
+    final String entries = Arrays.stream(tenantIds).map(id -> """
+        {"id": "%s", "apiKeySha256": "%s", "requestsPerSecond": 100000, "tokensPerSecond": 100000000,
+         "burstSeconds": 10}""".formatted(id, Tenant.hashKey(TestTenants.key(id)))).collect(Collectors.joining(","));
+    final Path tenants = Files.writeString(rig.stateDir().resolve("tenants.json"),
+        "{\"tenants\": [" + entries + "]}");
     return ChildApp.start(RouterApp.class, rig.settings(), rig.stateDir().resolve("crash-router.log"),
         RouterConfig.HTTP_PORT, Map.of(RouterConfig.ROUTER_ID, "crash-router",
             RouterConfig.GROUP_ID, PipelineNames.routerGroup(rig.catalogue()), RouterConfig.TENANTS_FILE,

@@ -9,6 +9,7 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.HeatmapView;
+import io.zerolayer.router.internal.HoldsFeed;
 import io.zerolayer.router.internal.LocalDispatches;
 import io.zerolayer.router.internal.LocalView;
 import io.zerolayer.router.internal.PollTransaction;
@@ -20,6 +21,7 @@ import io.zerolayer.router.internal.RequestRouter;
 import io.zerolayer.router.internal.RequestValidator;
 import io.zerolayer.router.internal.RouterMeters;
 import io.zerolayer.router.internal.RouterRecords;
+import io.zerolayer.router.internal.SequenceHolds;
 import io.zerolayer.router.internal.StallDecider;
 import io.zerolayer.router.internal.StallRouter;
 import io.zerolayer.router.internal.TransactionMeters;
@@ -46,7 +48,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One router: waits until its heatmap view has read the score topic to its end, then reads
- * requests and stall reports as a member of the routers' consumer group. Each poll's requests, their decisions,
+ * requests, stall reports and sequence holds as a member of the routers' consumer group. Each poll's requests, their decisions,
  * dispatches and commands, and the consumed offsets are one Kafka transaction, so a router
  * killed at any point neither loses a request nor dispatches one twice.
  */
@@ -61,6 +63,7 @@ public final class Router implements AutoCloseable {
   private final RequestLookup lookup;
   private final StallRouter stallRouter;
   private final String stallTopic;
+  private final HoldsFeed holdsFeed;
   private final List<KafkaClientMetrics> clientMetrics;
   private final PollTransaction transaction;
   private final String requestTopic;
@@ -92,9 +95,11 @@ public final class Router implements AutoCloseable {
         config.avoidHold());
     final LocalView view = new LocalView(new LocalDispatches(), cutovers);
     lookup = new RequestLookup(cluster, serdes);
+    final SequenceHolds holds = new SequenceHolds();
+    holdsFeed = new HoldsFeed(consumer, holds, cluster.catalogue(), serdes, meters);
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
         new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars(),
-            internalTopics(cluster)), tenants, config.gatewaySignature(), decider, view),
+            internalTopics(cluster)), tenants, config.gatewaySignature(), decider, view, holds),
         heatmap, records, writer, meters, lookup);
     stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, new StallDecider(decider, view),
         heatmap, records, writer, meters, config.stallHold());
@@ -144,7 +149,7 @@ public final class Router implements AutoCloseable {
         failIfHeatmapFailed();
       }
       producer.initTransactions();
-      consumer.subscribe(List.of(requestTopic, stallTopic));
+      consumer.subscribe(List.of(requestTopic, stallTopic, holdsFeed.topic()), holdsFeed);
       started.countDown();
       while (running) {
         failIfHeatmapFailed();
@@ -152,6 +157,7 @@ public final class Router implements AutoCloseable {
         if (!records.isEmpty()) {
           stallRouter.settle(transaction.run(records, this::route));
         }
+        holdsFeed.resumeCaughtUp();
       }
     } catch (final WakeupException | InterruptedException e) {
       // closing
@@ -170,6 +176,8 @@ public final class Router implements AutoCloseable {
   private void route(final ConsumerRecord<byte[], byte[]> record, final Producer<byte[], byte[]> out) {
     if (record.topic().equals(stallTopic)) {
       stallRouter.route(record, out);
+    } else if (record.topic().equals(holdsFeed.topic())) {
+      holdsFeed.apply(record, out);
     } else {
       requestRouter.route(record, out);
     }

@@ -4,6 +4,7 @@ import io.zerolayer.contract.cluster.ClusterSettings;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /** How a router's consumer and transactional producer are set up. */
@@ -19,6 +20,9 @@ final class RouterClients {
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+    // The same partition numbers of requests, stalls and sequence holds go to one router: a
+    // request is checked against the holds of its own partition.
+    props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName());
     // A router that dies hands its partitions to the others after this, not after the 45 s default.
     props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, config.sessionTimeoutMs());
     return props;

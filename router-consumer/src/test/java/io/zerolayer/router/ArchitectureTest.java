@@ -26,7 +26,7 @@ class ArchitectureTest {
   @Test
   void shouldKeepKafkaOutOfInternalDecisionLogic() {
     ArchitectureRules.decisionLogicWithoutKafka("io.zerolayer.router.internal",
-        Set.of("HeatmapView", "PollTransaction", "RecordWriter", "RequestLookup", "RequestRouter",
+        Set.of("HeatmapView", "HoldsFeed", "PollTransaction", "RecordWriter", "RequestLookup", "RequestRouter",
             "StallRouter"))
         .check(ArchitectureRules.mainClasses());
   }

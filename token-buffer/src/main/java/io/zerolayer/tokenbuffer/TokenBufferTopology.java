@@ -21,7 +21,8 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * The token plane: routing decisions and workers' token chunks, co-partitioned by sequence id,
- * into one sequence store; ordered, de-duplicated response chunks and stall reports out. The
+ * into one sequence store; ordered, de-duplicated response chunks, stall reports and the release
+ * of each ended sequence's id out. The
  * heatmap's rows are read into a global store, so an ejected owner's sequences are cut over.
  */
 public final class TokenBufferTopology {
@@ -36,6 +37,7 @@ public final class TokenBufferTopology {
   static final String ACCEPT_TOKENS = "accept-tokens";
   static final String WRITE_RESPONSES = "write-responses";
   static final String WRITE_STALLS = "write-stalls";
+  static final String WRITE_HOLDS = "write-sequence-holds";
   /** Every heatmap row, on every instance of the app: whether a sequence's owner was ejected. */
   public static final String INSTANCE_SCORES_GLOBAL_STORE = "instance-scores-global-store";
   static final String READ_SCORES = "read-instance-scores";
@@ -51,16 +53,16 @@ public final class TokenBufferTopology {
     final StallDetector detector = new StallDetector(config.instanceTimeout(), config.streamTimeout(),
         config.stallCheckInterval());
     final AcceptTokensProcessor.Wiring wiring = new AcceptTokensProcessor.Wiring(SEQUENCE_STORE, TOKEN_STORE,
-        WRITE_RESPONSES,
-        WRITE_STALLS, config.stallCheckInterval(), INSTANCE_SCORES_GLOBAL_STORE, config.cutoverEnabled());
+        WRITE_RESPONSES, WRITE_STALLS, WRITE_HOLDS, config.stallCheckInterval(), INSTANCE_SCORES_GLOBAL_STORE,
+        config.cutoverEnabled());
     final Serializer<SpecificRecord> values = serdes.anyRecordSerializer();
     return new Topology()
         .addSource(READ_DECISIONS, serdes.key().deserializer(), serdes.value(Topics.DECISIONS).deserializer(),
             catalogue.name(Topics.DECISIONS))
         .addSource(READ_TOKENS, serdes.key().deserializer(), serdes.value(Topics.TOKENS).deserializer(),
             catalogue.name(Topics.TOKENS))
-        .addProcessor(APPLY_DECISIONS, () -> new ApplyDecisionsProcessor(SEQUENCE_STORE, TOKEN_STORE, meters,
-            config.cutoverEnabled()), READ_DECISIONS)
+        .addProcessor(APPLY_DECISIONS, () -> new ApplyDecisionsProcessor(SEQUENCE_STORE, TOKEN_STORE,
+            WRITE_RESPONSES, WRITE_HOLDS, meters, config.cutoverEnabled()), READ_DECISIONS)
         .addProcessor(ACCEPT_TOKENS,
             () -> new AcceptTokensProcessor(wiring, detector, config.finishedRetention(), meters), READ_TOKENS)
         .addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SEQUENCE_STORE),
@@ -70,6 +72,8 @@ public final class TokenBufferTopology {
         .addSink(WRITE_RESPONSES, new ReplyTopics(catalogue.name(Topics.RESPONSES)), serdes.key().serializer(),
             values, APPLY_DECISIONS, ACCEPT_TOKENS)
         .addSink(WRITE_STALLS, catalogue.name(Topics.STALLS), serdes.key().serializer(), values, ACCEPT_TOKENS)
+        .addSink(WRITE_HOLDS, catalogue.name(Topics.SEQUENCE_HOLDS), serdes.key().serializer(), values,
+            APPLY_DECISIONS, ACCEPT_TOKENS)
         .addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE_SCORES_GLOBAL_STORE),
                 serdes.key(), serdes.value(InstanceScore.class)).withLoggingDisabled(), READ_SCORES,
             serdes.key().deserializer(), new ByteArrayDeserializer(), catalogue.name(Topics.INSTANCE_SCORES),

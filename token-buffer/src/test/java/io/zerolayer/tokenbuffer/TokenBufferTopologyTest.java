@@ -109,6 +109,47 @@ class TokenBufferTopologyTest {
   }
 
   @Test
+  void shouldAnswerARequestReusingALiveIdAloneAndReleaseTheIdOnlyWhenTheSequenceEnds() {
+    final TestOutputTopic<String, byte[]> holds = driver.createOutputTopic(catalogue.name(Topics.SEQUENCE_HOLDS),
+        new StringDeserializer(), new ByteArrayDeserializer());
+    final RoutingDecision first = decision("seq-3", null);
+    first.setRequestPartition(1);
+    first.setRequestOffset(10);
+    final RoutingDecision reuse = RoutingDecision.newBuilder(first).setEpoch(0).setInstanceId(null)
+        .setOutcome(RoutingOutcome.REJECTED).setReason("sequence id 'seq-3' is in use").setRequestOffset(11).build();
+
+    decisions.pipeInput("seq-3", first, START);
+    tokens.pipeInput("seq-3", chunk("seq-3", 0, false, "Hel"), START.plusMillis(10));
+    decisions.pipeInput("seq-3", reuse, START.plusMillis(20));
+    assertThat(holds.isEmpty()).as("the refused reuse releases nothing").isTrue();
+    tokens.pipeInput("seq-3", chunk("seq-3", 1, true, "lo"), START.plusMillis(30));
+
+    final List<ResponseChunk> out = responses.readValuesToList();
+    assertThat(out).extracting(ResponseChunk::getRequestOffset).containsExactly(10L, 11L, 10L);
+    assertThat(out.get(1).getOutcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(out.get(1).getTokens()).isEmpty();
+    assertThat(out.get(2).getTokens()).containsExactly("lo");
+    assertThat(out.get(2).getOutcome()).isEqualTo(RoutingOutcome.DIRECT);
+    final var released = holds.readRecordsToList();
+    assertThat(released).hasSize(1);
+    assertThat(released.get(0).key()).isEqualTo("seq-3");
+    assertThat(released.get(0).value()).as("a tombstone").isNull();
+  }
+
+  @Test
+  void shouldReleaseNoIdForARequestRefusedAtTheDoor() {
+    final TestOutputTopic<String, byte[]> holds = driver.createOutputTopic(catalogue.name(Topics.SEQUENCE_HOLDS),
+        new StringDeserializer(), new ByteArrayDeserializer());
+
+    decisions.pipeInput("seq-4", RoutingDecision.newBuilder(decision("seq-4", null)).setEpoch(0).setInstanceId(null)
+        .setOutcome(RoutingOutcome.THROTTLED).setRetryAfterMs(250L).build(), START);
+
+    assertThat(responses.readValuesToList()).extracting(ResponseChunk::getOutcome)
+        .containsExactly(RoutingOutcome.THROTTLED);
+    assertThat(holds.isEmpty()).isTrue();
+  }
+
+  @Test
   void shouldReportAStalledAttemptOnceWithWhereToResume() {
     final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
         new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());

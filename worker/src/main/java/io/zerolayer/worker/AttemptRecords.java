@@ -40,6 +40,8 @@ final class AttemptRecords {
         .setFinishReason(finishReason)
         .setInputTokens(task.getInputTokens())
         .setRouting(task.getRouting())
+        .setRequestPartition(task.getRequestPartition())
+        .setRequestOffset(task.getRequestOffset())
         .setEmittedAtMs(System.currentTimeMillis())
         .build();
   }

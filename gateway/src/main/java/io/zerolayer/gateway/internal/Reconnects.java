@@ -80,7 +80,7 @@ public final class Reconnects {
           requestId);
       return;
     }
-    followed.start(view.get().tokens());
+    followed.start(view.get());
     if (first.getLast()) {
       followed.stop();
     }

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -62,7 +61,7 @@ public final class PollTransaction {
     } catch (final KafkaException e) {
       LOG.warn("Transaction failed, aborting and re-reading its records: {}", e.toString());
       producer.abortTransaction();
-      rewind(records.partitions());
+      rewind(records);
       return false;
     }
     final long committing = System.nanoTime();
@@ -83,15 +82,10 @@ public final class PollTransaction {
     }
   }
 
-  private void rewind(final Set<TopicPartition> partitions) {
-    final Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(partitions);
-    for (final TopicPartition partition : partitions) {
-      final OffsetAndMetadata offset = committed.get(partition);
-      if (offset == null) {
-        consumer.seekToBeginning(List.of(partition));
-      } else {
-        consumer.seek(partition, offset.offset());
-      }
+  /** Seeks each partition back to the first record of the batch, to be read again. */
+  private void rewind(final ConsumerRecords<byte[], byte[]> records) {
+    for (final TopicPartition partition : records.partitions()) {
+      consumer.seek(partition, records.records(partition).get(0).offset());
     }
   }
 

@@ -16,7 +16,8 @@ import java.util.function.Supplier;
 
 /**
  * Stage 0 and stage 1 of a request, with no Kafka types: validate, authenticate the tenant,
- * reject a model no instance serves, count prompt tokens, apply the tenant's rate limits, then
+ * refuse a sequence id in use (after authentication, so that only a tenant learns it; the answer
+ * does not say whose), reject a model no instance serves, count prompt tokens, apply the tenant's rate limits, then
  * select an instance among those serving the request's model. Used by one router thread only.
  */
 public final class RequestDecider {
@@ -25,8 +26,9 @@ public final class RequestDecider {
    * @param decision what was decided
    * @param prompt the text a worker is given
    * @param inputTokens the prompt's tokens
+   * @param tenantId the tenant the request was authenticated as, or null when it was refused before
    */
-  public record Result(Decision decision, String prompt, int inputTokens) {
+  public record Result(Decision decision, String prompt, int inputTokens, String tenantId) {
   }
 
   private final RequestValidator validator;
@@ -35,50 +37,59 @@ public final class RequestDecider {
   private final PromptText promptText = new PromptText();
   private final Decider decider;
   private final LocalView view;
+  private final SequenceHolds holds;
 
   /**
    * @param gatewaySignature verifies the tenant signatures of requests the HTTP gateways
    *     authenticated; empty: only API keys authenticate, and signed requests are refused
    * @param view this router's own dispatches and cut-aways, shared with the stall path
+   * @param holds the sequence ids in use on this router's partitions
    */
   public RequestDecider(final RequestValidator validator, final TenantDirectory tenants,
-      final Optional<TenantSignature> gatewaySignature, final Decider decider, final LocalView view) {
+      final Optional<TenantSignature> gatewaySignature, final Decider decider, final LocalView view,
+      final SequenceHolds holds) {
     this.validator = requireNonNull(validator, "validator");
     this.authentication = new TenantAuthentication(tenants, gatewaySignature);
     this.decider = requireNonNull(decider, "decider");
     this.view = requireNonNull(view, "view");
+    this.holds = requireNonNull(holds, "holds");
   }
 
   /**
    * @param key the record key
+   * @param partition where the request record is on the ingress topic
+   * @param offset and at which offset
    * @param heatmap the heatmap now; read again just before dispatch
    */
-  public Result decide(final String key, final InferenceRequest request, final Supplier<Heatmap> heatmap,
-      final long nowMs, final long nowNanos) {
+  public Result decide(final String key, final InferenceRequest request, final int partition, final long offset,
+      final Supplier<Heatmap> heatmap, final long nowMs, final long nowNanos) {
     final Optional<String> invalid = validator.rejection(key, request);
     if (invalid.isPresent()) {
-      return rejected(invalid.get(), "", 0);
+      return rejected(invalid.get(), "", 0, null);
     }
     final TenantAuthentication.Result authenticated = authentication.authenticate(request);
     if (authenticated.rejection() != null) {
-      return rejected(authenticated.rejection(), "", 0);
+      return rejected(authenticated.rejection(), "", 0, null);
     }
     final Tenant tenant = authenticated.tenant();
+    if (holds.heldByAnother(request.getSequenceId(), partition, offset)) {
+      return rejected(RoutingReasons.sequenceInUse(request.getSequenceId()), "", 0, tenant.id());
+    }
     final ModelScope scope = ModelScope.of(request.getModel());
     final Optional<String> unserved = scope.rejection(heatmap.get());
     if (unserved.isPresent()) {
-      return rejected(unserved.get(), "", 0);
+      return rejected(unserved.get(), "", 0, tenant.id());
     }
     final String prompt = PromptText.of(request);
     final int inputTokens = promptText.tokens(prompt);
     final int tokens = inputTokens + request.getMaxOutputTokens();
     final TenantLimiter.Admission admission = limiter.check(tenant, tokens, nowNanos);
     if (admission.problem() != null) {
-      return rejected(admission.problem(), prompt, inputTokens);
+      return rejected(admission.problem(), prompt, inputTokens, tenant.id());
     }
     if (!admission.admitted()) {
       return new Result(new Decision(RoutingOutcome.THROTTLED, null, RoutingReasons.tenantOverLimit(tenant.id()),
-          null, admission.retryAfterMs()), prompt, inputTokens);
+          null, admission.retryAfterMs()), prompt, inputTokens, tenant.id());
     }
     final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
         request.getMaxOutputTokens()), scope.applyTo(view.applyTo(heatmap.get(), nowMs)),
@@ -86,11 +97,14 @@ public final class RequestDecider {
     if (decision.dispatched()) {
       limiter.charge(tenant, tokens, nowNanos);
       view.dispatched(decision.instanceId(), nowMs);
+      holds.hold(request.getSequenceId(), partition, offset);
     }
-    return new Result(decision, prompt, inputTokens);
+    return new Result(decision, prompt, inputTokens, tenant.id());
   }
 
-  private static Result rejected(final String reason, final String prompt, final int inputTokens) {
-    return new Result(new Decision(RoutingOutcome.REJECTED, null, reason, null, null), prompt, inputTokens);
+  private static Result rejected(final String reason, final String prompt, final int inputTokens,
+      final String tenantId) {
+    return new Result(new Decision(RoutingOutcome.REJECTED, null, reason, null, null), prompt, inputTokens,
+        tenantId);
   }
 }

@@ -17,7 +17,8 @@ import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Turns one request record into its records: the decision, and for a routed request the
- * pre-warm command and the dispatch task. All go through the caller's transaction.
+ * pre-warm command, the hold of its sequence id and the dispatch task. All go through the
+ * caller's transaction.
  */
 public final class RequestRouter {
 
@@ -61,9 +62,11 @@ public final class RequestRouter {
       return;
     }
     final String traceId = request.getTraceId() == null ? newTraceId() : request.getTraceId();
-    final RequestDecider.Result result = decider.decide(key, request, heatmap::current, now, System.nanoTime());
+    final RequestDecider.Result result = decider.decide(key, request, record.partition(), record.offset(),
+        heatmap::current, now, System.nanoTime());
     final RoutingDecision decided = records.decision(request, result.decision(), result.inputTokens(), traceId, now,
         record.partition(), record.offset());
+    decided.setTenantId(result.tenantId());
     if (key != null && !key.equals(request.getSequenceId())) {
       // The client listens by the key it used; answer there.
       decided.setSequenceId(key);
@@ -74,6 +77,7 @@ public final class RequestRouter {
     }
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (result.decision().dispatched()) {
+      writer.send(out, Topics.SEQUENCE_HOLDS, decided.getSequenceId(), records.hold(decided));
       writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request, decided, result.prompt(),
           result.decision().expectsWarm(), null));
       lookup.remember(record.partition(), record.offset(), request);
@@ -87,7 +91,8 @@ public final class RequestRouter {
     meters.deadLettered();
     if (key != null && !key.isBlank()) {
       final RoutingDecision rejected = records.unreadable(key, "the request could not be read: "
-          + reason.getMessage() + "; publish an InferenceRequest with the project's serializer", newTraceId(), now);
+          + reason.getMessage() + "; publish an InferenceRequest with the project's serializer", newTraceId(), now,
+          record.partition(), record.offset());
       writer.send(out, Topics.DECISIONS, key, rejected);
       meters.decided(rejected.getOutcome(), record.timestamp(), now);
     }

@@ -6,6 +6,7 @@ import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.avro.SequenceHold;
 import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
 import java.util.List;
@@ -42,14 +43,27 @@ public final class RouterRecords {
         .build();
   }
 
-  /** The rejection of a record that could not even be read as a request. */
+  /** The hold of a dispatched request's sequence id, until token-buffer releases it. */
+  public SequenceHold hold(final RoutingDecision dispatched) {
+    return SequenceHold.newBuilder()
+        .setSequenceId(dispatched.getSequenceId())
+        .setTenantId(dispatched.getTenantId())
+        .setRequestPartition(dispatched.getRequestPartition())
+        .setRequestOffset(dispatched.getRequestOffset())
+        .setHeldAtMs(dispatched.getDecidedAtMs())
+        .build();
+  }
+
+  /** The rejection of a record that could not even be read as a request, read from that place. */
   public RoutingDecision unreadable(final String sequenceId, final String reason, final String traceId,
-      final long nowMs) {
+      final long nowMs, final int requestPartition, final long requestOffset) {
     return RoutingDecision.newBuilder()
         .setSequenceId(sequenceId)
         .setEpoch(0)
         .setOutcome(RoutingOutcome.REJECTED)
         .setReason(reason)
+        .setRequestPartition(requestPartition)
+        .setRequestOffset(requestOffset)
         .setTraceId(traceId)
         .setRouterId(routerId)
         .setDecidedAtMs(nowMs)
@@ -90,6 +104,8 @@ public final class RouterRecords {
         .setEpoch(decided.getEpoch())
         .setInstanceId(stall.getInstanceId())
         .setAttemptId("ended by router " + routerId)
+        .setRequestPartition(decided.getRequestPartition())
+        .setRequestOffset(decided.getRequestOffset())
         .setStartIndex(stall.getNextIndex())
         .setTokens(List.of())
         .setLast(true)

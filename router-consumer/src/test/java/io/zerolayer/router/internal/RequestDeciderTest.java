@@ -26,6 +26,7 @@ class RequestDeciderTest {
 
   private Heatmap fleet = heatmap(row("gpu-1", 1.0, 0));
   private final RecentCutovers cutovers = new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2));
+  private final SequenceHolds holds = new SequenceHolds();
   private final TenantSignature gateway = new TenantSignature("a-secret-the-gateways-and-routers-share");
   private final RequestDecider decider = decider(Optional.of(gateway));
 
@@ -104,7 +105,7 @@ class RequestDeciderTest {
     final InferenceRequest signed = request().setApiKey(null)
         .setTenantSignature(gateway.sign("s1", "acme", 0)).build();
 
-    final RequestDecider.Result result = decider(Optional.empty()).decide("s1", signed, () -> fleet, 0, 0);
+    final RequestDecider.Result result = decider(Optional.empty()).decide("s1", signed, 0, 0, () -> fleet, 0, 0);
 
     assertThat(result.decision().outcome()).isEqualTo(RoutingOutcome.REJECTED);
     assertThat(result.decision().reason()).contains("the API key is missing or not valid for tenant 'acme'");
@@ -150,6 +151,45 @@ class RequestDeciderTest {
   }
 
   @Test
+  void shouldRejectAnotherRequestWithTheIdOfAnUnfinishedSequenceWhicheverTenantSentIt() {
+    assertThat(decide(request().build(), 10, 0).decision().dispatched()).isTrue();
+
+    final RequestDecider.Result sameTenant = decide(request().build(), 11, MS);
+    final RequestDecider.Result otherTenant = decide(request().setTenantId("globex").setApiKey("globex-key").build(),
+        12, 2 * MS);
+
+    assertThat(sameTenant.decision().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(otherTenant.decision().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(otherTenant.decision().reason()).as("the same answer, which says nothing of the holder")
+        .isEqualTo(sameTenant.decision().reason())
+        .isEqualTo("sequence id 's1' is in use by a sequence that has not ended: give every request a new sequence"
+            + " id");
+    assertThat(otherTenant.tenantId()).isEqualTo("globex");
+  }
+
+  @Test
+  void shouldRouteTheSameRequestReadAgainAndAReuseOfAReleasedId() {
+    assertThat(decide(request().build(), 10, 0).decision().dispatched()).isTrue();
+    // Seconds apart: the tenant may send one request a second.
+    assertThat(decide(request().build(), 10, 2_000 * MS).decision().dispatched())
+        .as("read again after an aborted transaction").isTrue();
+
+    holds.apply("s1", null);
+
+    assertThat(decide(request().build(), 20, 4_000 * MS).decision().dispatched()).isTrue();
+  }
+
+  @Test
+  void shouldNotTellAnUnauthenticatedCallerThatAnIdIsInUse() {
+    decide(request().build(), 10, 0);
+
+    final RequestDecider.Result stranger = decide(request().setApiKey("wrong").build(), 11, MS);
+
+    assertThat(stranger.decision().reason()).doesNotContain("in use");
+    assertThat(stranger.tenantId()).isNull();
+  }
+
+  @Test
   void shouldSendARequestNamingNoModelToAnyInstance() {
     fleet = heatmap(served(row("llama-1", 1.0, 3), "llama"), served(row("mistral-1", 1.0, 0), "mistral"));
 
@@ -161,11 +201,16 @@ class RequestDeciderTest {
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1),
             new Tenant("globex", Tenant.hashKey("globex-key"), 1_000, 1_000_000, 1))),
         gatewaySignature, new Decider(new LatencyAwarePolicy(), 1000, 4),
-        new LocalView(new LocalDispatches(), cutovers));
+        new LocalView(new LocalDispatches(), cutovers), holds);
   }
 
+  /** Decides the request as read from one place of the ingress topic, as if read again each time. */
   private RequestDecider.Result decide(final InferenceRequest request, final long nanos) {
-    return decider.decide(request.getSequenceId(), request, () -> fleet, nanos / MS, nanos);
+    return decide(request, 0, nanos);
+  }
+
+  private RequestDecider.Result decide(final InferenceRequest request, final long offset, final long nanos) {
+    return decider.decide(request.getSequenceId(), request, 0, offset, () -> fleet, nanos / MS, nanos);
   }
 
   private static InferenceRequest.Builder request() {

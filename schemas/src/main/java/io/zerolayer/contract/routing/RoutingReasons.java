@@ -12,6 +12,8 @@ public final class RoutingReasons {
 
   private static final String OVER_LIMIT = "' is over its request or token rate";
   private static final String NOT_SERVED = "' is not served by any instance";
+  private static final String IN_USE = "' is in use by a sequence that has not ended: give every request a new"
+      + " sequence id";
 
   private RoutingReasons() {
   }
@@ -32,5 +34,17 @@ public final class RoutingReasons {
 
   public static boolean isModelNotServed(final String reason) {
     return reason != null && reason.startsWith("model '") && reason.contains(NOT_SERVED + ": ask for one of ");
+  }
+
+  /**
+   * Why a request whose sequence id an unfinished sequence holds is rejected; the same whichever
+   * tenant holds it, so that it tells no tenant which ids another uses.
+   */
+  public static String sequenceInUse(final String sequenceId) {
+    return "sequence id '" + sequenceId + IN_USE;
+  }
+
+  public static boolean isSequenceInUse(final String reason) {
+    return reason != null && reason.startsWith("sequence id '") && reason.endsWith(IN_USE);
   }
 }

@@ -14,13 +14,17 @@ import java.util.List;
  * @param outcome the routing outcome so far, or null
  * @param tokens every token accepted so far, in order
  * @param nextIndex the index the next token will have
+ * @param requestPartition where the request that started the sequence is on the ingress topic
+ * @param requestOffset and at which offset; a chunk that answers another request with the same
+ *     sequence id (refused: the id was in use) names another place
  */
 public record SequenceView(String sequenceId, int epoch, String owner, String status, String outcome,
-    List<String> tokens, int nextIndex) {
+    List<String> tokens, int nextIndex, int requestPartition, long requestOffset) {
 
   /** The view of a stored state and its tokens. */
   public static SequenceView of(final SequenceState state, final List<String> tokens) {
     return new SequenceView(state.getSequenceId(), state.getEpoch(), state.getOwner(), state.getStatus().name(),
-        state.getOutcome() == null ? null : state.getOutcome().name(), List.copyOf(tokens), state.getTokenCount());
+        state.getOutcome() == null ? null : state.getOutcome().name(), List.copyOf(tokens), state.getTokenCount(),
+        state.getRequestPartition(), state.getRequestOffset());
   }
 }

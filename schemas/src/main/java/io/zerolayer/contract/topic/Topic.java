@@ -62,7 +62,10 @@ public record Topic<K, V>(
       return Map.of(
           TopicConfig.CLEANUP_POLICY_CONFIG, cleanup.policy(),
           TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, "0",
-          TopicConfig.SEGMENT_MS_CONFIG, String.valueOf(Duration.ofMinutes(10).toMillis()));
+          TopicConfig.SEGMENT_MS_CONFIG, String.valueOf(Duration.ofMinutes(10).toMillis()),
+          // A reader that starts from the beginning (a router taking a partition of sequence holds)
+          // reads few removed keys: their tombstones go an hour after compaction, not a day.
+          TopicConfig.DELETE_RETENTION_MS_CONFIG, String.valueOf(Duration.ofHours(1).toMillis()));
     }
     return Map.of(
         TopicConfig.CLEANUP_POLICY_CONFIG, cleanup.policy(),

@@ -9,6 +9,7 @@ import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
+import io.zerolayer.contract.avro.SequenceHold;
 import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
 import io.zerolayer.contract.topic.Topic.Cleanup;
@@ -17,7 +18,7 @@ import java.util.List;
 
 /**
  * The topic catalogue: the only place a topic name is spelled. Topics keyed by sequence id
- * that are joined (decisions, tokens, requests, responses, stalls) share one partition count.
+ * that are joined (decisions, tokens, requests, responses, stalls, holds) share one partition count.
  */
 public final class Topics {
 
@@ -44,6 +45,9 @@ public final class Topics {
       "inference.requests.v1", String.class, InferenceRequest.class, SEQUENCE_PARTITIONS, Cleanup.DELETE, DAY);
   public static final Topic<String, RoutingDecision> DECISIONS = new Topic<>(
       "routing.decisions.v1", String.class, RoutingDecision.class, SEQUENCE_PARTITIONS, Cleanup.DELETE, WEEK);
+  /** Sequence ids in use, held by the routers, released by token-buffer; read back by a router that takes a partition. */
+  public static final Topic<String, SequenceHold> SEQUENCE_HOLDS = new Topic<>(
+      "routing.sequence-holds.v1", String.class, SequenceHold.class, SEQUENCE_PARTITIONS, Cleanup.COMPACT, DAY);
   public static final Topic<String, DispatchTask> DISPATCH = new Topic<>(
       "inference.dispatch.v1", String.class, DispatchTask.class, INSTANCE_PARTITIONS, Cleanup.DELETE, DAY);
   public static final Topic<String, InstanceCommand> COMMANDS = new Topic<>(
@@ -61,7 +65,7 @@ public final class Topics {
   /** Every topic, in provisioning order. */
   public static final List<Topic<?, ?>> ALL = List.of(
       TELEMETRY, TELEMETRY_DLQ, COMPLETIONS, INSTANCE_SCORES, STATUS_CHANGED, REQUESTS, DECISIONS,
-      DISPATCH, COMMANDS, TOKENS, RESPONSES, STALLS, INFERENCE_DLQ);
+      SEQUENCE_HOLDS, DISPATCH, COMMANDS, TOKENS, RESPONSES, STALLS, INFERENCE_DLQ);
 
   private Topics() {
   }

@@ -23,7 +23,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * Accepts workers' token chunks into the sequence store and emits exactly the new tokens; on a
  * wall-clock schedule, reports stalled attempts (including those whose owner the heatmap ejected
- * or asks to cut over) and removes old finished sequences. An attempt its worker reports failed
+ * or asks to cut over) and removes old finished sequences. A sequence that ends releases its id. An attempt its worker reports failed
  * is reported as soon as the report is read.
  */
 public final class AcceptTokensProcessor implements Processor<String, TokenChunk, String, SpecificRecord> {
@@ -33,13 +33,14 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
    * @param tokensStore the token store, one record per accepted chunk
    * @param responses child that writes response chunks
    * @param stalls child that writes stall reports
+   * @param holds child that writes the releases of sequence ids
    * @param checkInterval how often the sweep runs
    * @param scoresStore the global store of heatmap rows, by instance id
    * @param cutover whether stalled and failed attempts are reported for a backup; if not, none is
    *     reported and a failed attempt ends its sequence
    */
-  public record Wiring(String storeName, String tokensStore, String responses, String stalls, Duration checkInterval,
-      String scoresStore, boolean cutover) {
+  public record Wiring(String storeName, String tokensStore, String responses, String stalls, String holds,
+      Duration checkInterval, String scoresStore, boolean cutover) {
   }
 
   private final Wiring wiring;
@@ -73,8 +74,8 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
     }
     final long nowMs = context.currentSystemTimeMs();
     final long offset = context.recordMetadata().map(RecordMetadata::offset).orElse(-1L);
-    final SequenceLedger.Step accepted = SequenceLedger.accept(sequences.get(record.key()), record.value(), offset,
-        nowMs);
+    final SequenceState current = sequences.get(record.key());
+    final SequenceLedger.Step accepted = SequenceLedger.accept(current, record.value(), offset, nowMs);
     final SequenceLedger.Step step = wiring.cutover() ? accepted : SequenceLedger.endIfFailed(accepted, nowMs);
     meters.chunk(step.verdict());
     if (step.state() == null) {
@@ -93,10 +94,17 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
       context.forward(new Record<String, SpecificRecord>(record.key(), step.response(), record.timestamp(),
           ReplyTopics.headersFor(step.state().getReplyTopic())), wiring.responses());
     }
+    if (HoldRelease.releases(current, step.state())) {
+      release(record.key(), record.timestamp());
+    }
+  }
+
+  private void release(final String key, final long timestamp) {
+    context.forward(new Record<String, SpecificRecord>(key, null, timestamp), wiring.holds());
   }
 
   private void sweep(final long nowMs) {
-    sweeper.sweep(sequences, tokens, nowMs, owners(), this::reportStall);
+    sweeper.sweep(sequences, tokens, nowMs, owners(), this::reportStall, key -> release(key, nowMs));
   }
 
   private OwnerHealth owners() {

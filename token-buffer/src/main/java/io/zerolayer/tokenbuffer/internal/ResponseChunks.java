@@ -1,6 +1,7 @@
 package io.zerolayer.tokenbuffer.internal;
 
 import io.zerolayer.contract.avro.ResponseChunk;
+import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.SequenceState;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +31,29 @@ final class ResponseChunks {
         .setReason(last ? state.getEndReason() : null)
         .setRetryAfterMs(last ? state.getRetryAfterMs() : null)
         .setTraceId(state.getTraceId())
+        .setRequestPartition(state.getRequestPartition())
+        .setRequestOffset(state.getRequestOffset())
+        .setEmittedAtMs(nowMs)
+        .build();
+  }
+
+  /**
+   * The whole answer to a request refused without a dispatch whose sequence id another request
+   * holds: addressed to its own request's place, so that only its client takes it.
+   */
+  static ResponseChunk refusal(final RoutingDecision decision, final long nowMs) {
+    return ResponseChunk.newBuilder()
+        .setSequenceId(decision.getSequenceId())
+        .setStartIndex(0)
+        .setTokens(List.of())
+        .setLast(true)
+        .setFinishReason(decision.getOutcome().name().toLowerCase())
+        .setOutcome(decision.getOutcome())
+        .setReason(decision.getReason())
+        .setRetryAfterMs(decision.getRetryAfterMs())
+        .setTraceId(decision.getTraceId())
+        .setRequestPartition(decision.getRequestPartition())
+        .setRequestOffset(decision.getRequestOffset())
         .setEmittedAtMs(nowMs)
         .build();
   }

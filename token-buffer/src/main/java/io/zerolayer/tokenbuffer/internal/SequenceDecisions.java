@@ -14,7 +14,8 @@ import java.util.function.IntFunction;
  * The rules of one sequence's routing decisions (DESIGN section 7), with no Kafka types: a
  * decision names the attempt that stall detection watches and the outcome the client is told;
  * one of an older epoch changes nothing; tokens that joined the stream before the first decision
- * are emitted with it; a refused request is answered at once; a throttle for a stalled attempt
+ * are emitted with it; a refused request is answered at once, and one that reused the id of an
+ * unfinished sequence is answered without touching it; a throttle for a stalled attempt
  * waits for the router's end chunk in the tokens log, and an attempt whose end was read before
  * its decision ends with it. Which tokens make up the stream
  * is the tokens log's to say ({@link SequenceLedger}), never a decision's.
@@ -31,6 +32,12 @@ public final class SequenceDecisions {
    */
   public static Step decide(final SequenceState current, final RoutingDecision decision,
       final IntFunction<List<String>> tokens, final long nowMs) {
+    if (decided(current) && current.getStatus() != SequenceStatus.FINISHED && decision.getEpoch() == 0
+        && !sameRequest(current, decision)) {
+      // Another request with this unfinished sequence's id, which its router refused (the id is
+      // in use): its client is answered alone, at its own request's place; the sequence is untouched.
+      return new Step(null, ResponseChunks.refusal(decision, nowMs), Verdict.IGNORED);
+    }
     if (current != null && current.getStatus() == SequenceStatus.FINISHED) {
       if (sameRequest(current, decision)) {
         // A cut-over decided while the attempt was finishing: the client already has everything.
@@ -85,6 +92,7 @@ public final class SequenceDecisions {
         && current.getStreamEpoch() == decision.getEpoch();
     return SequenceState.newBuilder()
         .setSequenceId(decision.getSequenceId())
+        .setTenantId(decision.getTenantId())
         .setEpoch(decision.getEpoch())
         .setOwner(decision.getInstanceId())
         .setStreamEpoch(current == null ? 0 : current.getStreamEpoch())

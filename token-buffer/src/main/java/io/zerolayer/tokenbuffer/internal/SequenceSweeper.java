@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -49,9 +50,11 @@ final class SequenceSweeper {
 
   /**
    * @param owners what the heatmap says about the sequences' owners
+   * @param released told the id of each unfinished sequence removed (with cut-over off), which
+   *     nothing will end
    */
   void sweep(final KeyValueStore<String, SequenceState> sequences, final TokenStore tokens, final long nowMs,
-      final OwnerHealth owners, final BiConsumer<String, StallDetected> stalls) {
+      final OwnerHealth owners, final BiConsumer<String, StallDetected> stalls, final Consumer<String> released) {
     final Set<String> streaming = new HashSet<>();
     try (KeyValueIterator<String, SequenceState> all = sequences.all()) {
       while (all.hasNext()) {
@@ -65,6 +68,9 @@ final class SequenceSweeper {
           if (quietMs > retentionMs) {
             sequences.delete(entry.key);
             tokens.delete(entry.key);
+            if (!done) {
+              released.accept(entry.key);
+            }
           }
           continue;
         }

@@ -160,6 +160,26 @@ class SequenceDecisionsTest {
   }
 
   @Test
+  void shouldAnswerAnotherRequestRefusedWithALiveSequencesIdAloneAndLeaveTheSequenceAsItIs() {
+    final SequenceState live = SequenceLedger.accept(decide(null, decision(1, RoutingOutcome.DIRECT)).state(),
+        chunk(1, 0, "a"), 0, NOW).state();
+    final RoutingDecision refused = decision(0, RoutingOutcome.REJECTED);
+    refused.setInstanceId(null);
+    refused.setReason("sequence id 'seq-1' is in use");
+    refused.setRequestPartition(2);
+    refused.setRequestOffset(77);
+
+    final Step step = decide(live, refused);
+
+    assertThat(step.state()).as("the sequence is untouched").isNull();
+    assertThat(step.response().getLast()).isTrue();
+    assertThat(step.response().getOutcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(step.response().getReason()).contains("in use");
+    assertThat(step.response().getRequestPartition()).isEqualTo(2);
+    assertThat(step.response().getRequestOffset()).isEqualTo(77);
+  }
+
+  @Test
   void shouldAnswerARejectedRequestAtOnceWithItsReason() {
     final RoutingDecision rejected = decision(0, RoutingOutcome.REJECTED);
     rejected.setReason("maxOutputTokens must be between 1 and 4096");

@@ -1,0 +1,52 @@
+package io.zerolayer.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.contract.avro.ResponseChunk;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.avro.TokenChunk;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PendingResponseTest {
+
+  private final List<ResponseChunk> passed = new ArrayList<>();
+  private final PendingResponse pending = new PendingResponse("s", passed::add);
+
+  @Test
+  void shouldTakeOnlyTheChunksOfItsOwnRequestOnceItsPlaceIsKnown() throws Exception {
+    pending.placed(1, 11);
+
+    // Another request's stream under the same sequence id, and this request's refusal
+    pending.fromWorker(worker(10, "a", "b"));
+    assertThat(pending.fromDurable(durable(10, 0, false, null, "a", "b"))).isFalse();
+    assertThat(pending.fromDurable(durable(11, 0, true, RoutingOutcome.REJECTED))).isTrue();
+
+    assertThat(passed).extracting(ResponseChunk::getTokens).containsExactly(List.of());
+    assertThat(pending.future().get().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(pending.future().get().text()).isEmpty();
+  }
+
+  @Test
+  void shouldTakeEveryChunkWhileItsPlaceIsNotKnownYet() throws Exception {
+    pending.fromWorker(worker(10, "a"));
+    assertThat(pending.fromDurable(durable(10, 0, true, RoutingOutcome.DIRECT, "a"))).isTrue();
+
+    assertThat(pending.future().get().text()).isEqualTo("a");
+  }
+
+  private static TokenChunk worker(final long requestOffset, final String... tokens) {
+    return TokenChunk.newBuilder().setSequenceId("s").setEpoch(1).setInstanceId("gpu-1").setAttemptId("run-1")
+        .setStartIndex(0).setTokens(List.of(tokens)).setRequestPartition(1).setRequestOffset(requestOffset)
+        .setEmittedAtMs(0).build();
+  }
+
+  private static ResponseChunk durable(final long requestOffset, final int start, final boolean last,
+      final RoutingOutcome outcome, final String... tokens) {
+    return ResponseChunk.newBuilder().setSequenceId("s").setStartIndex(start).setTokens(List.of(tokens))
+        .setLast(last).setOutcome(outcome).setEpoch(outcome == RoutingOutcome.REJECTED ? 0 : 1)
+        .setInstanceId(outcome == RoutingOutcome.REJECTED ? null : "gpu-1").setRequestPartition(1)
+        .setRequestOffset(requestOffset).setEmittedAtMs(0).build();
+  }
+}
