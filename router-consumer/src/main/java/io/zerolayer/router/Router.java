@@ -155,7 +155,9 @@ public final class Router implements AutoCloseable {
         failIfHeatmapFailed();
         final ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
         if (!records.isEmpty()) {
-          stallRouter.settle(transaction.run(records, this::route));
+          final boolean committed = transaction.run(records, this::route);
+          stallRouter.settle(committed);
+          requestRouter.settle(committed);
         }
         holdsFeed.resumeCaughtUp();
       }

@@ -3,6 +3,8 @@ package io.zerolayer.router;
 import io.zerolayer.router.policy.RoutingPolicies;
 import io.zerolayer.runtime.EnvironmentConfig;
 import io.zerolayer.runtime.tenant.TenantSignature;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +42,10 @@ public final class RouterConfig extends AbstractConfig {
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(ROUTER_ID, Type.STRING, "", Importance.HIGH,
-          "This router's id, unique and stable across restarts (its transactional id); random when empty.")
+          "This router's id, unique and stable across restarts (its transactional id, so that a restarted"
+              + " router fences its predecessor's open transaction at once); when empty, router-<host name>-<HTTP"
+              + " port> (the pod's name in Kubernetes: run routers as a StatefulSet), or a random suffix with"
+              + " port 0.")
       .define(GROUP_ID, Type.STRING, "zerolayer-router", Importance.HIGH,
           "Consumer group shared by all routers of a deployment.")
       .define(MAX_OUTPUT_TOKENS, Type.INT, 4096, Range.atLeast(1), Importance.MEDIUM,
@@ -101,7 +106,24 @@ public final class RouterConfig extends AbstractConfig {
 
   public String routerId() {
     final String id = getString(ROUTER_ID);
-    return id.isBlank() ? "router-" + UUID.randomUUID().toString().substring(0, 8) : id;
+    if (!id.isBlank()) {
+      return id;
+    }
+    final String suffix = httpPort() > 0 ? String.valueOf(httpPort()) : UUID.randomUUID().toString().substring(0, 8);
+    return "router-" + hostName() + "-" + suffix;
+  }
+
+  /** The host's name: the pod's in Kubernetes ({@code HOSTNAME}), else what the resolver says. */
+  private static String hostName() {
+    final String env = System.getenv("HOSTNAME");
+    if (env != null && !env.isBlank()) {
+      return env;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (final UnknownHostException e) {
+      return "unknown-host";
+    }
   }
 
   public String groupId() {

@@ -30,6 +30,18 @@ class RouterConfigTest {
   }
 
   @Test
+  void shouldNameARouterAfterItsHostAndPortByDefaultSoThatARestartFencesItsPredecessor() {
+    final String id = new RouterConfig(Map.of(RouterConfig.HTTP_PORT, 8090)).routerId();
+
+    assertThat(id).startsWith("router-").endsWith("-8090");
+    assertThat(new RouterConfig(Map.of(RouterConfig.HTTP_PORT, 8090)).routerId()).isEqualTo(id);
+    assertThat(new RouterConfig(Map.of(RouterConfig.HTTP_PORT, 0)).routerId())
+        .as("a port chosen at start is no identity").isNotEqualTo(new RouterConfig(Map.of(RouterConfig.HTTP_PORT, 0))
+            .routerId());
+    assertThat(new RouterConfig(Map.of(RouterConfig.ROUTER_ID, "router-a")).routerId()).isEqualTo("router-a");
+  }
+
+  @Test
   void shouldVerifyNoGatewaySignatureWhenNoSecretIsSet() {
     assertThat(new RouterConfig(Map.of()).gatewaySignature()).isEmpty();
   }

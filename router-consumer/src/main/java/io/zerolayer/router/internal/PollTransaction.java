@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One poll's records in one Kafka transaction: everything their routing writes, and the
- * consumed offsets. A transaction that fails is aborted and its records read again; a fenced
+ * consumed offsets. A transaction that fails, or whose commit fails with an error that allows
+ * an abort, is aborted and its records read again; a commit that times out is retried; a fenced
  * or unauthorised producer is fatal and goes to the caller.
  */
 public final class PollTransaction {
@@ -59,15 +60,27 @@ public final class PollTransaction {
     } catch (final ProducerFencedException | OutOfOrderSequenceException | AuthorizationException e) {
       throw e;
     } catch (final KafkaException e) {
-      LOG.warn("Transaction failed, aborting and re-reading its records: {}", e.toString());
-      producer.abortTransaction();
-      rewind(records);
-      return false;
+      return abort(records, "Transaction failed", e);
     }
     final long committing = System.nanoTime();
-    commit();
+    try {
+      commit();
+    } catch (final ProducerFencedException | OutOfOrderSequenceException | AuthorizationException e) {
+      throw e;
+    } catch (final KafkaException e) {
+      // An abortable error (the coordinator moved, the transaction timed out): nothing of it is visible.
+      return abort(records, "Commit failed", e);
+    }
     meters.committed(records.count(), committing - start, System.nanoTime() - committing);
     return true;
+  }
+
+  private boolean abort(final ConsumerRecords<byte[], byte[]> records, final String what, final KafkaException e) {
+    LOG.warn("{}, aborting and re-reading its records: {}", what, e.toString());
+    producer.abortTransaction();
+    rewind(records);
+    meters.aborted();
+    return false;
   }
 
   /** Commits; a commit that timed out is retried, as the producer requires, until it is done. */

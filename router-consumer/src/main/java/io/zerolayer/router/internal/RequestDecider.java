@@ -102,6 +102,15 @@ public final class RequestDecider {
     return new Result(decision, prompt, inputTokens, tenant.id());
   }
 
+  /**
+   * Settles what the decisions since the last call took (tenant charges, sequence ids): kept when
+   * their transaction committed, given back when it was aborted.
+   */
+  public void settle(final boolean committed, final long nowNanos) {
+    limiter.settle(committed, nowNanos);
+    holds.settle(committed);
+  }
+
   private static Result rejected(final String reason, final String prompt, final int inputTokens,
       final String tenantId) {
     return new Result(new Decision(RoutingOutcome.REJECTED, null, reason, null, null), prompt, inputTokens,

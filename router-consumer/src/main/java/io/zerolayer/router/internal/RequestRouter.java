@@ -85,6 +85,11 @@ public final class RequestRouter {
     meters.decided(decided.getOutcome(), record.timestamp(), now);
   }
 
+  /** Settles the decisions of the transaction just ended: committed, or aborted and to be read again. */
+  public void settle(final boolean committed) {
+    decider.settle(committed, System.nanoTime());
+  }
+
   private void deadLetter(final ConsumerRecord<byte[], byte[]> record, final String key,
       final SerializationException reason, final Producer<byte[], byte[]> out, final long now) {
     out.send(DeadLetters.of(catalogue.name(Topics.INFERENCE_DLQ), record, reason));

@@ -3,7 +3,9 @@ package io.zerolayer.router.internal;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.SequenceHold;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,6 +22,8 @@ public final class SequenceHolds {
   }
 
   private final Map<String, Hold> holds = new HashMap<>();
+  /** Ids this router took since the last settlement; an aborted transaction's are given up. */
+  private final List<String> taken = new ArrayList<>();
 
   /**
    * Whether another request holds the id: one at another place of the ingress topic (the same
@@ -30,9 +34,19 @@ public final class SequenceHolds {
     return hold != null && (hold.partition() != partition || hold.offset() != offset);
   }
 
-  /** Holds the id for the request at that place, dispatched by this router now. */
+  /** Holds the id for the request at that place, dispatched by this router now, until its transaction is settled. */
   public void hold(final String sequenceId, final int partition, final long offset) {
-    holds.put(requireNonNull(sequenceId, "sequenceId"), new Hold(partition, offset));
+    if (holds.put(requireNonNull(sequenceId, "sequenceId"), new Hold(partition, offset)) == null) {
+      taken.add(sequenceId);
+    }
+  }
+
+  /** Keeps the ids taken since the last call when their transaction committed, else gives them up. */
+  public void settle(final boolean committed) {
+    if (!committed) {
+      taken.forEach(holds::remove);
+    }
+    taken.clear();
   }
 
   /**
@@ -44,7 +58,7 @@ public final class SequenceHolds {
     if (hold == null) {
       holds.remove(sequenceId);
     } else {
-      hold(sequenceId, hold.getRequestPartition(), hold.getRequestOffset());
+      holds.put(sequenceId, new Hold(hold.getRequestPartition(), hold.getRequestOffset()));
     }
   }
 

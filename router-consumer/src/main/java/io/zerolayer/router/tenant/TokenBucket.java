@@ -39,6 +39,12 @@ public final class TokenBucket {
     available -= amount;
   }
 
+  /** Puts back {@code amount} taken for what did not happen (up to the capacity). */
+  public void giveBack(final double amount, final long nowNanos) {
+    refill(nowNanos);
+    available = Math.min(capacity, available + amount);
+  }
+
   private void refill(final long nowNanos) {
     if (nowNanos > lastNanos) {
       available = Math.min(capacity, available + (nowNanos - lastNanos) / 1e9 * ratePerSecond);

@@ -180,6 +180,32 @@ class RequestDeciderTest {
   }
 
   @Test
+  void shouldChargeATenantAtItsLimitOnlyForCommittedDecisionsOverFiftyAbortedTransactions() {
+    // acme may send one request a second; each one is first decided in a transaction that aborts, then read again
+    for (int i = 0; i < 50; i++) {
+      final long at = i * 1_000 * MS;
+      final InferenceRequest request = request().setSequenceId("s" + i).build();
+
+      assertThat(decide(request, i, at).decision().dispatched()).isTrue();
+      decider.settle(false, at);
+      assertThat(decide(request, i, at).decision().outcome()).as("request %d read again", i)
+          .isNotEqualTo(RoutingOutcome.THROTTLED);
+      decider.settle(true, at);
+    }
+
+    assertThat(decide(request().setSequenceId("s50").build(), 50, 49_500 * MS).decision().outcome())
+        .as("half a second after the last committed one").isEqualTo(RoutingOutcome.THROTTLED);
+  }
+
+  @Test
+  void shouldGiveUpTheSequenceIdsOfAnAbortedTransaction() {
+    assertThat(decide(request().build(), 10, 0).decision().dispatched()).isTrue();
+    decider.settle(false, 0);
+
+    assertThat(holds.heldByAnother("s1", 0, 11)).isFalse();
+  }
+
+  @Test
   void shouldNotTellAnUnauthenticatedCallerThatAnIdIsInUse() {
     decide(request().build(), 10, 0);
 

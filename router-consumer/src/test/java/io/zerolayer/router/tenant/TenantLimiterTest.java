@@ -26,6 +26,22 @@ class TenantLimiterTest {
   }
 
   @Test
+  void shouldGiveBackTheChargesOfAnAbortedTransactionAndKeepThoseOfACommittedOne() {
+    limiter.charge(tenant, 100, 0);
+    limiter.charge(tenant, 100, 0);
+    limiter.settle(false, 0);
+
+    assertThat(limiter.check(tenant, 100, 0).admitted()).as("both requests given back").isTrue();
+
+    limiter.charge(tenant, 100, 0);
+    limiter.charge(tenant, 100, 0);
+    limiter.settle(true, 0);
+    limiter.settle(false, 0);
+
+    assertThat(limiter.check(tenant, 100, 0).retryAfterMs()).as("settled charges stand").isEqualTo(500);
+  }
+
+  @Test
   void shouldWaitForTheTokenBucketWhenItIsTheTighterOne() {
     limiter.charge(tenant, 900, 0);
 
