@@ -65,7 +65,9 @@ public final class HeatmapApp {
   }
 
   public static void main(final String[] args) throws InterruptedException {
-    ShutdownSignal.awaitThenClose("heatmap-streams", start(ClusterSettings.fromEnvironment(System.getenv()),
-        HeatmapConfig.fromEnvironment(System.getenv()), "0.0.0.0"));
+    final StreamsApp app = start(ClusterSettings.fromEnvironment(System.getenv()),
+        HeatmapConfig.fromEnvironment(System.getenv()), "0.0.0.0");
+    ShutdownSignal.exitOnFailure("heatmap-streams", app.failure());
+    ShutdownSignal.awaitThenClose("heatmap-streams", app);
   }
 }

@@ -25,8 +25,7 @@ public final class RouterApp {
     final Router router = new Router(cluster, config, RoutingPolicies.named(config.policyName()), tenants,
         server.registry());
     server.readyWhen(router::isReady, "reading the heatmap");
-    // A router that stopped on an error must not linger as a healthy-looking process.
-    router.failure().thenRun(() -> System.exit(1));
+    ShutdownSignal.exitOnFailure("router", router.failure());
     ShutdownSignal.awaitThenClose("router", router, server);
   }
 }

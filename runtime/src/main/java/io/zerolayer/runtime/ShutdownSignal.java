@@ -1,5 +1,6 @@
 package io.zerolayer.runtime;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,6 +11,22 @@ public final class ShutdownSignal {
   private static final Logger LOG = LoggerFactory.getLogger(ShutdownSignal.class);
 
   private ShutdownSignal() {
+  }
+
+  /**
+   * Ends the process with exit code 1 once {@code failure} completes: an app whose work stopped on
+   * an error must not linger as a process that looks alive. The exit runs on its own thread, so
+   * that closing the app (the shutdown hook) never waits for the thread that failed.
+   */
+  public static void exitOnFailure(final String app, final CompletableFuture<?> failure) {
+    failure.whenComplete((value, error) -> {
+      final Thread exit = new Thread(() -> {
+        LOG.error("{} stopped on an error ({}); exiting with code 1 to be restarted", app,
+            error != null ? error.toString() : String.valueOf(value));
+        System.exit(1);
+      }, app + "-exit");
+      exit.start();
+    });
   }
 
   /** Blocks until the JVM is asked to stop; closes the resources, in order, on the way out. */

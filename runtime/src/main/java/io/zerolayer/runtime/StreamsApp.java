@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,6 +29,8 @@ public final class StreamsApp implements AutoCloseable {
   private final KafkaStreamsMetrics streamsMetrics;
   private final MetricsServer server;
   private final CountDownLatch running = new CountDownLatch(1);
+  private final StreamThreadFailures failures = new StreamThreadFailures();
+  private final CompletableFuture<KafkaStreams.State> failure = new CompletableFuture<>();
 
   /**
    * Starts the topology and the app's HTTP server.
@@ -43,22 +46,28 @@ public final class StreamsApp implements AutoCloseable {
     streams.setUncaughtExceptionHandler(e -> {
       // Kafka Streams can replace a stream thread but not the global one: an app whose global
       // store cannot be kept up to date stops (state ERROR) rather than serve stale data.
-      if (Thread.currentThread().getName().endsWith("GlobalStreamThread")) {
-        LOG.error("The global store thread failed; stopping the app", e);
-        return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+      final boolean global = Thread.currentThread().getName().endsWith("GlobalStreamThread");
+      final StreamThreadExceptionResponse response = failures.failed(e, global, System.currentTimeMillis());
+      if (response == StreamThreadExceptionResponse.SHUTDOWN_CLIENT) {
+        LOG.error(global ? "The global store thread failed; stopping the app" : "A stream thread failed more than "
+            + StreamThreadFailures.MAX_FAILURES + " times in " + StreamThreadFailures.WINDOW + "; stopping the app",
+            e);
+      } else {
+        LOG.error("Stream thread failed; replacing it", e);
       }
-      LOG.error("Stream thread failed; replacing it", e);
-      return StreamThreadExceptionResponse.REPLACE_THREAD;
+      return response;
     });
     streams.setStateListener((next, previous) -> {
       if (next == KafkaStreams.State.RUNNING) {
         running.countDown();
+      } else if (next == KafkaStreams.State.ERROR) {
+        failure.complete(next);
       }
     });
     streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(server.registry());
-    server.readyWhen(this::isReady, "Kafka Streams is not running: starting, restoring its stores or stopped"
-        + " (the app's log says which)");
+    server.readyWhen(this::isReady, "Kafka Streams is not running: starting, restoring its stores, failing or"
+        + " stopped (the app's log says which)");
     streams.start();
   }
 
@@ -71,11 +80,18 @@ public final class StreamsApp implements AutoCloseable {
   }
 
   /**
-   * Whether the app processes records: it has been running once and is running or rebalancing
-   * (a rebalance among healthy members does not take it out of service).
+   * Whether the app processes records: it has been running once, is running or rebalancing (a
+   * rebalance among healthy members does not take it out of service), and no stream thread
+   * failed within {@link StreamThreadFailures#RECOVERY}.
    */
   public boolean isReady() {
-    return running.getCount() == 0 && streams.state().isRunningOrRebalancing();
+    return running.getCount() == 0 && streams.state().isRunningOrRebalancing()
+        && !failures.failingAt(System.currentTimeMillis());
+  }
+
+  /** Completes when the app stopped on errors (state ERROR): its process is to exit and be restarted. */
+  public CompletableFuture<KafkaStreams.State> failure() {
+    return failure;
   }
 
   /** The running streams instance, for interactive queries. */

@@ -47,7 +47,9 @@ public final class TokenBufferApp {
   }
 
   public static void main(final String[] args) throws InterruptedException {
-    ShutdownSignal.awaitThenClose("token-buffer", start(ClusterSettings.fromEnvironment(System.getenv()),
-        TokenBufferConfig.fromEnvironment(System.getenv()), "0.0.0.0"));
+    final StreamsApp app = start(ClusterSettings.fromEnvironment(System.getenv()),
+        TokenBufferConfig.fromEnvironment(System.getenv()), "0.0.0.0");
+    ShutdownSignal.exitOnFailure("token-buffer", app.failure());
+    ShutdownSignal.awaitThenClose("token-buffer", app);
   }
 }

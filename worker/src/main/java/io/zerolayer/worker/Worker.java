@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -69,6 +70,7 @@ public final class Worker implements AutoCloseable {
   private final List<KafkaClientMetrics> clientMetrics;
   private final Counter deadLettered;
   private volatile boolean running = true;
+  private final CompletableFuture<Throwable> failure = new CompletableFuture<>();
 
   /**
    * @param maxConcurrentTasks how many sequences the engine generates at once
@@ -135,6 +137,7 @@ public final class Worker implements AutoCloseable {
       // closing
     } catch (final RuntimeException e) {
       LOG.error("Worker {} stopped reading its tasks: {}", instanceId, e.toString(), e);
+      failure.complete(e);
     } finally {
       consumer.close();
     }
@@ -209,6 +212,16 @@ public final class Worker implements AutoCloseable {
       return;
     }
     engine.onCommand(command);
+  }
+
+  /** Whether the worker reads its tasks: its loop has not stopped on an error. */
+  public boolean isReady() {
+    return !failure.isDone();
+  }
+
+  /** Completes with the error that stopped the worker's loop, if one does. */
+  public CompletableFuture<Throwable> failure() {
+    return failure;
   }
 
   @Override

@@ -33,6 +33,8 @@ public final class OpenAiWorkerApp {
     final OpenAiCompatibleEngine engine = engine(config);
     final Worker worker = new Worker(config.instanceId(), cluster, new ContractSerdes(cluster.serdes()), engine,
         config.maxConcurrentTasks(), server.registry());
+    server.readyWhen(worker::isReady, "the worker's loop stopped on an error (its log says which)");
+    ShutdownSignal.exitOnFailure("openai-worker", worker.failure());
     ShutdownSignal.awaitThenClose("openai-worker", worker, engine, server);
   }
 }
