@@ -25,7 +25,8 @@ public final class FleetApp {
     final Map<String, String> env = System.getenv();
     final FleetConfig config = FleetConfig.fromEnvironment(env);
     final FaultSchedule faults = FaultSchedule.parse(faultsOption(args, config.faults()));
-    final MetricsServer server = new MetricsServer("fleet-sim", http -> { }).start("0.0.0.0", config.httpPort());
+    final MetricsServer server = new MetricsServer("fleet-sim", http -> { }).start(config.httpHost(),
+        config.httpPort());
     final Fleet fleet = Fleet.start(ClusterSettings.fromEnvironment(env), config.idPrefix(), config.instances(),
         config.zones(), GpuProfile.standard(), server.registry());
     final FaultInjector injector;

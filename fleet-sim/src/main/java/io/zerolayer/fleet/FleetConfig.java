@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef;
@@ -19,6 +20,7 @@ public final class FleetConfig extends AbstractConfig {
   public static final String INSTANCES = "fleet.instances";
   public static final String ZONES = "fleet.zones";
   public static final String ID_PREFIX = "fleet.id.prefix";
+  public static final String HTTP_HOST = "fleet.http.host";
   public static final String HTTP_PORT = "fleet.http.port";
   public static final String FAULTS = "fleet.faults";
 
@@ -33,6 +35,9 @@ public final class FleetConfig extends AbstractConfig {
           "Zones the instances are spread over, in turn (comma-separated).")
       .define(ID_PREFIX, Type.STRING, "gpu-", Importance.MEDIUM,
           "Instance ids are this prefix and a number from 0.")
+      .define(HTTP_HOST, Type.STRING, "127.0.0.1", new NonEmptyString(), Importance.MEDIUM,
+          "Address the HTTP server binds: 127.0.0.1 for this machine only, 0.0.0.0 for every interface (in a"
+              + " container, for probes and scrapes).")
       .define(HTTP_PORT, Type.INT, 8085, Range.between(0, 65_535), Importance.LOW,
           "Port of the metrics endpoint; 0 picks a free one.")
       .define(FAULTS, Type.STRING, "", Importance.MEDIUM,
@@ -58,6 +63,10 @@ public final class FleetConfig extends AbstractConfig {
 
   public String idPrefix() {
     return getString(ID_PREFIX);
+  }
+
+  public String httpHost() {
+    return getString(HTTP_HOST);
   }
 
   public int httpPort() {

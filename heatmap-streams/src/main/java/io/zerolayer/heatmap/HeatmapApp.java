@@ -65,8 +65,8 @@ public final class HeatmapApp {
   }
 
   public static void main(final String[] args) throws InterruptedException {
-    final StreamsApp app = start(ClusterSettings.fromEnvironment(System.getenv()),
-        HeatmapConfig.fromEnvironment(System.getenv()), "0.0.0.0");
+    final HeatmapConfig config = HeatmapConfig.fromEnvironment(System.getenv());
+    final StreamsApp app = start(ClusterSettings.fromEnvironment(System.getenv()), config, config.httpHost());
     ShutdownSignal.exitOnFailure("heatmap-streams", app.failure());
     ShutdownSignal.awaitThenClose("heatmap-streams", app);
   }

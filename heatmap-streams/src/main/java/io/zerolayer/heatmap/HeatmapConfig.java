@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
@@ -18,6 +19,7 @@ public final class HeatmapConfig extends AbstractConfig {
   public static final String APPLICATION_ID = "heatmap.application.id";
   public static final String EMIT_INTERVAL_MS = "heatmap.emit.interval.ms";
   public static final String STATE_DIR = "heatmap.state.dir";
+  public static final String HTTP_HOST = "heatmap.http.host";
   public static final String HTTP_PORT = "heatmap.http.port";
   public static final String ADVERTISED_HOST = "heatmap.advertised.host";
   public static final String WINDOW_SIZE_MS = "heatmap.window.size.ms";
@@ -48,6 +50,9 @@ public final class HeatmapConfig extends AbstractConfig {
           "How often changed heatmap rows are published (wall clock), in ms.")
       .define(STATE_DIR, Type.STRING, System.getProperty("java.io.tmpdir") + "/zerolayer-heatmap", Importance.MEDIUM,
           "Where RocksDB keeps the state stores.")
+      .define(HTTP_HOST, Type.STRING, "127.0.0.1", new NonEmptyString(), Importance.MEDIUM,
+          "Address the HTTP server binds: 127.0.0.1 for this machine only, 0.0.0.0 for every interface (in a"
+              + " container, for probes and scrapes).")
       .define(HTTP_PORT, Type.INT, 8083, Range.between(0, 65_535), Importance.LOW,
           "Port of the metrics and interactive-query endpoint; 0 picks a free one.")
       .define(ADVERTISED_HOST, Type.STRING, "127.0.0.1", Importance.MEDIUM,
@@ -116,6 +121,10 @@ public final class HeatmapConfig extends AbstractConfig {
 
   public Path stateDir() {
     return Path.of(getString(STATE_DIR));
+  }
+
+  public String httpHost() {
+    return getString(HTTP_HOST);
   }
 
   public int httpPort() {

@@ -21,7 +21,7 @@ public final class RouterApp {
     final ClusterSettings cluster = ClusterSettings.fromEnvironment(System.getenv());
     final TenantDirectory tenants = TenantDirectory.fromFile(config.tenantsFile());
     final MetricsServer server = new MetricsServer("router", http -> { }).notReadyYet()
-        .start("0.0.0.0", config.httpPort());
+        .start(config.httpHost(), config.httpPort());
     final Router router = new Router(cluster, config, RoutingPolicies.named(config.policyName()), tenants,
         server.registry());
     server.readyWhen(router::isReady, "reading the heatmap");

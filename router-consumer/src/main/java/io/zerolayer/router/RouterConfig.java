@@ -14,6 +14,7 @@ import java.util.UUID;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.ValidString;
@@ -30,6 +31,7 @@ public final class RouterConfig extends AbstractConfig {
   public static final String DEFAULT_RETRY_AFTER_MS = "router.default.retry.after.ms";
   public static final String MAX_ATTEMPTS = "router.max.attempts";
   public static final String STALL_HOLD_MS = "router.stall.hold.ms";
+  public static final String HTTP_HOST = "router.http.host";
   public static final String HTTP_PORT = "router.http.port";
   public static final String TENANTS_FILE = "router.tenants.file";
   public static final String SESSION_TIMEOUT_MS = "router.session.timeout.ms";
@@ -60,6 +62,9 @@ public final class RouterConfig extends AbstractConfig {
           "A stalled sequence no other instance can take now stays where it is: one that still streams goes"
               + " on, and one that went quiet waits for an instance until it has been quiet this long; then"
               + " its stream ends throttled, with a retry time. In ms; 0 ends it at once.")
+      .define(HTTP_HOST, Type.STRING, "127.0.0.1", new NonEmptyString(), Importance.MEDIUM,
+          "Address the HTTP server binds: 127.0.0.1 for this machine only, 0.0.0.0 for every interface (in a"
+              + " container, for probes and scrapes).")
       .define(HTTP_PORT, Type.INT, 8082, Range.between(0, 65_535), Importance.LOW,
           "Port of the metrics endpoint; 0 picks a free one.")
       .define(TENANTS_FILE, Type.STRING, "", Importance.HIGH,
@@ -148,6 +153,10 @@ public final class RouterConfig extends AbstractConfig {
 
   public Duration stallHold() {
     return Duration.ofMillis(getLong(STALL_HOLD_MS));
+  }
+
+  public String httpHost() {
+    return getString(HTTP_HOST);
   }
 
   public int httpPort() {

@@ -42,6 +42,13 @@ class RouterConfigTest {
   }
 
   @Test
+  void shouldServeHttpOnThisMachineOnlyUnlessToldToBindEveryInterface() {
+    assertThat(new RouterConfig(Map.of()).httpHost()).isEqualTo("127.0.0.1");
+    assertThat(RouterConfig.fromEnvironment(Map.of("ZEROLAYER_ROUTER_HTTP_HOST", "0.0.0.0")).httpHost())
+        .isEqualTo("0.0.0.0");
+  }
+
+  @Test
   void shouldVerifyNoGatewaySignatureWhenNoSecretIsSet() {
     assertThat(new RouterConfig(Map.of()).gatewaySignature()).isEmpty();
   }

@@ -96,7 +96,8 @@ public final class TelemetryIngestApp implements AutoCloseable {
   }
 
   public static void main(final String[] args) throws InterruptedException {
+    final TelemetryIngestConfig config = TelemetryIngestConfig.fromEnvironment(System.getenv());
     ShutdownSignal.awaitThenClose("telemetry-ingest", start(ClusterSettings.fromEnvironment(System.getenv()),
-        TelemetryIngestConfig.fromEnvironment(System.getenv()), "0.0.0.0"));
+        config, config.httpHost()));
   }
 }

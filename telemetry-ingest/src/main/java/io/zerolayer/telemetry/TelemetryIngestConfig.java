@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
@@ -17,6 +18,7 @@ public final class TelemetryIngestConfig extends AbstractConfig {
   public static final String SCRAPE_INTERVAL_MS = "telemetry.scrape.interval.ms";
   public static final String SCRAPE_TIMEOUT_MS = "telemetry.scrape.timeout.ms";
   public static final String SCRAPE_THREADS = "telemetry.scrape.threads";
+  public static final String HTTP_HOST = "telemetry.http.host";
   public static final String HTTP_PORT = "telemetry.http.port";
   public static final String TARGETS_FILE = "telemetry.targets.file";
   public static final String PUSH_CREDENTIALS_FILE = "telemetry.push.credentials.file";
@@ -29,6 +31,9 @@ public final class TelemetryIngestConfig extends AbstractConfig {
           "Longest wait for one /metrics page, connection included, in ms; a late page skips the sample.")
       .define(SCRAPE_THREADS, Type.INT, 2, Range.atLeast(1), Importance.LOW,
           "Threads scraping targets; each target is scraped by one of them at a time.")
+      .define(HTTP_HOST, Type.STRING, "127.0.0.1", new NonEmptyString(), Importance.MEDIUM,
+          "Address the HTTP server binds: 127.0.0.1 for this machine only, 0.0.0.0 for every interface (in a"
+              + " container, for probes and scrapes).")
       .define(HTTP_PORT, Type.INT, 8087, Range.between(0, 65_535), Importance.LOW,
           "Port of the metrics endpoint and of the push endpoint (POST /v1/telemetry); 0 picks a free one.")
       .define(TARGETS_FILE, Type.STRING, "", Importance.HIGH,
@@ -56,6 +61,10 @@ public final class TelemetryIngestConfig extends AbstractConfig {
 
   public int scrapeThreads() {
     return getInt(SCRAPE_THREADS);
+  }
+
+  public String httpHost() {
+    return getString(HTTP_HOST);
   }
 
   public int httpPort() {

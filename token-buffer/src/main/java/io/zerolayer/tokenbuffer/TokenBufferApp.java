@@ -47,8 +47,8 @@ public final class TokenBufferApp {
   }
 
   public static void main(final String[] args) throws InterruptedException {
-    final StreamsApp app = start(ClusterSettings.fromEnvironment(System.getenv()),
-        TokenBufferConfig.fromEnvironment(System.getenv()), "0.0.0.0");
+    final TokenBufferConfig config = TokenBufferConfig.fromEnvironment(System.getenv());
+    final StreamsApp app = start(ClusterSettings.fromEnvironment(System.getenv()), config, config.httpHost());
     ShutdownSignal.exitOnFailure("token-buffer", app.failure());
     ShutdownSignal.awaitThenClose("token-buffer", app);
   }

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
@@ -17,6 +18,7 @@ public final class TokenBufferConfig extends AbstractConfig {
 
   public static final String APPLICATION_ID = "tokenbuffer.application.id";
   public static final String STATE_DIR = "tokenbuffer.state.dir";
+  public static final String HTTP_HOST = "tokenbuffer.http.host";
   public static final String HTTP_PORT = "tokenbuffer.http.port";
   public static final String STALL_CHECK_INTERVAL_MS = "tokenbuffer.stall.check.interval.ms";
   public static final String INSTANCE_TIMEOUT_MS = "tokenbuffer.instance.timeout.ms";
@@ -32,6 +34,9 @@ public final class TokenBufferConfig extends AbstractConfig {
           "Kafka Streams application id: consumer group and prefix of internal topics.")
       .define(STATE_DIR, Type.STRING, System.getProperty("java.io.tmpdir") + "/zerolayer-token-buffer",
           Importance.MEDIUM, "Where RocksDB keeps the sequence store.")
+      .define(HTTP_HOST, Type.STRING, "127.0.0.1", new NonEmptyString(), Importance.MEDIUM,
+          "Address the HTTP server binds: 127.0.0.1 for this machine only, 0.0.0.0 for every interface (in a"
+              + " container, for probes and scrapes).")
       .define(HTTP_PORT, Type.INT, 8084, Range.between(0, 65_535), Importance.LOW,
           "Port of the metrics endpoint and of GET /v1/sequences/{id}; 0 picks a free one.")
       .define(QUERY_TOKEN, Type.PASSWORD, null, Importance.HIGH,
@@ -88,6 +93,10 @@ public final class TokenBufferConfig extends AbstractConfig {
 
   public Path stateDir() {
     return Path.of(getString(STATE_DIR));
+  }
+
+  public String httpHost() {
+    return getString(HTTP_HOST);
   }
 
   public int httpPort() {

@@ -21,6 +21,10 @@ final class TenantAuthentication {
   record Result(Tenant tenant, String rejection) {
   }
 
+  /** Why a request whose tenant id and key do not match a tenant is refused, whichever is wrong. */
+  static final String REJECTION = "the tenant id and API key do not match a tenant: send a configured tenant's id"
+      + " in tenantId and its key in apiKey";
+
   private final TenantDirectory tenants;
   private final Optional<TenantSignature> gateway;
 
@@ -34,13 +38,14 @@ final class TenantAuthentication {
 
   Result authenticate(final InferenceRequest request) {
     final Optional<Tenant> tenant = tenants.find(request.getTenantId());
-    if (tenant.isEmpty()) {
-      return new Result(null, "tenant '" + request.getTenantId() + "' is not known: use a tenant id the operator"
-          + " configured");
-    }
-    if (!tenant.get().accepts(request.getApiKey()) && !signedByGateway(request)) {
-      return new Result(null, "the API key is missing or not valid for tenant '" + request.getTenantId()
-          + "': send the tenant's API key in apiKey");
+    // An unknown tenant and a wrong key get one answer, after the same work, so that neither
+    // tells a caller which tenant ids exist.
+    final boolean accepted = tenant.map(known -> known.accepts(request.getApiKey())).orElseGet(() -> {
+      Tenant.hashKey(request.getApiKey() == null ? "" : request.getApiKey());
+      return false;
+    });
+    if (tenant.isEmpty() || !accepted && !signedByGateway(request)) {
+      return new Result(null, REJECTION);
     }
     return new Result(tenant.get(), null);
   }

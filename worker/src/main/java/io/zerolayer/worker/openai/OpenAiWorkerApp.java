@@ -29,7 +29,8 @@ public final class OpenAiWorkerApp {
   public static void main(final String[] args) throws InterruptedException {
     final OpenAiWorkerConfig config = OpenAiWorkerConfig.fromEnvironment(System.getenv());
     final ClusterSettings cluster = ClusterSettings.fromEnvironment(System.getenv());
-    final MetricsServer server = new MetricsServer("openai-worker", http -> { }).start("0.0.0.0", config.httpPort());
+    final MetricsServer server = new MetricsServer("openai-worker", http -> { }).start(config.httpHost(),
+        config.httpPort());
     final OpenAiCompatibleEngine engine = engine(config);
     final Worker worker = new Worker(config.instanceId(), cluster, new ContractSerdes(cluster.serdes()), engine,
         config.maxConcurrentTasks(), server.registry());

@@ -27,6 +27,7 @@ public final class OpenAiWorkerConfig extends AbstractConfig {
   public static final String RESPONSE_TIMEOUT_MS = "openai.worker.response.timeout.ms";
   public static final String SEQUENCE_RETRY_BACKOFF_MS = "openai.worker.sequence.retry.backoff.ms";
   public static final String MAX_CONCURRENT_TASKS = "openai.worker.max.concurrent.tasks";
+  public static final String HTTP_HOST = "openai.worker.http.host";
   public static final String HTTP_PORT = "openai.worker.http.port";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
@@ -50,6 +51,9 @@ public final class OpenAiWorkerConfig extends AbstractConfig {
           "Pause before asking token-buffer again while its sequence store is moving (HTTP 503), in ms.")
       .define(MAX_CONCURRENT_TASKS, Type.INT, 64, Range.between(1, 4_096), Importance.MEDIUM,
           "How many sequences are streamed from the server at once; the server batches and queues them.")
+      .define(HTTP_HOST, Type.STRING, "127.0.0.1", new NonEmptyString(), Importance.MEDIUM,
+          "Address the HTTP server binds: 127.0.0.1 for this machine only, 0.0.0.0 for every interface (in a"
+              + " container, for probes and scrapes).")
       .define(HTTP_PORT, Type.INT, 8086, Range.between(0, 65_535), Importance.LOW,
           "Port of the metrics endpoint; 0 picks a free one.");
 
@@ -100,6 +104,10 @@ public final class OpenAiWorkerConfig extends AbstractConfig {
 
   public int maxConcurrentTasks() {
     return getInt(MAX_CONCURRENT_TASKS);
+  }
+
+  public String httpHost() {
+    return getString(HTTP_HOST);
   }
 
   public int httpPort() {
