@@ -7,6 +7,7 @@ import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.avro.TokenChunk;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topic;
@@ -22,6 +23,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +45,10 @@ class DeadLetterIT {
   /** Every topic some app reads, with the instance or sequence key its readers will see. */
   private static final List<Topic<String, ?>> INPUTS = List.of(Topics.TELEMETRY, Topics.COMPLETIONS,
       Topics.REQUESTS, Topics.STALLS, Topics.DECISIONS, Topics.TOKENS, Topics.DISPATCH, Topics.COMMANDS,
-      Topics.INSTANCE_SCORES);
+      Topics.INSTANCE_SCORES, Topics.SEQUENCE_HOLDS);
+  /** The inputs where a tombstone means nothing: all but the compacted ones, where it removes a key. */
+  private static final List<Topic<String, ?>> VALUED_INPUTS = INPUTS.stream()
+      .filter(t -> t != Topics.INSTANCE_SCORES && t != Topics.SEQUENCE_HOLDS).toList();
   /** The inputs heatmap-streams reads, whose dead letters go to the telemetry dead-letter topic. */
   private static final List<Topic<String, ?>> HEATMAP_INPUTS = List.of(Topics.TELEMETRY, Topics.COMPLETIONS);
 
@@ -70,21 +75,39 @@ class DeadLetterIT {
           raw.send(new ProducerRecord<>(catalogue.name(topic), "gpu-0".getBytes(StandardCharsets.UTF_8), value));
         }
       }
-      // And a tombstone on the completions, which once failed the heatmap's task on every retry
-      raw.send(new ProducerRecord<>(catalogue.name(Topics.COMPLETIONS), "gpu-0".getBytes(StandardCharsets.UTF_8),
-          null));
+      // And a tombstone on every topic whose records must have a value (one on the completions once
+      // failed the heatmap's task on every retry; token-buffer once dropped them without a word)
+      for (final Topic<String, ?> topic : VALUED_INPUTS) {
+        raw.send(new ProducerRecord<>(catalogue.name(topic), "gpu-0".getBytes(StandardCharsets.UTF_8), null));
+      }
+      // And a valid token chunk keyed by another sequence than its own, which would splice its text into that one
+      final String tokens = catalogue.name(Topics.TOKENS);
+      raw.send(new ProducerRecord<>(tokens, "someone-else".getBytes(StandardCharsets.UTF_8),
+          serdes.value(Topics.TOKENS).serializer().serialize(tokens, TokenChunk.newBuilder().setSequenceId("mine")
+              .setEpoch(1).setInstanceId("gpu-0").setStartIndex(0).setTokens(List.of("x"))
+              .setEmittedAtMs(System.currentTimeMillis()).build())));
       raw.flush();
 
       // Then each shows up on its dead-letter topic with the reason and origin in its headers
-      telemetryDlq.awaitUntil(records -> records.size() >= 3 * HEATMAP_INPUTS.size() + 1, Duration.ofSeconds(60));
-      inferenceDlq.awaitUntil(records -> records.size() >= 3 * (INPUTS.size() - HEATMAP_INPUTS.size()),
+      final List<Topic<String, ?>> inferenceInputs = INPUTS.stream().filter(t -> !HEATMAP_INPUTS.contains(t)).toList();
+      final List<Topic<String, ?>> inferenceValued = VALUED_INPUTS.stream().filter(t -> !HEATMAP_INPUTS.contains(t))
+          .toList();
+      telemetryDlq.awaitUntil(records -> records.size() >= 4 * HEATMAP_INPUTS.size(), Duration.ofSeconds(60));
+      inferenceDlq.awaitUntil(records -> records.size() >= 3 * inferenceInputs.size() + inferenceValued.size() + 1,
           Duration.ofSeconds(60));
-      assertThat(originTopics(telemetryDlq.records())).containsExactlyInAnyOrder(threeEach(catalogue,
-          HEATMAP_INPUTS.stream(), catalogue.name(Topics.COMPLETIONS)));
+      assertThat(originTopics(telemetryDlq.records())).containsExactlyInAnyOrder(Stream.concat(
+          Arrays.stream(threeEach(catalogue, HEATMAP_INPUTS.stream())), HEATMAP_INPUTS.stream().map(catalogue::name))
+          .toArray(String[]::new));
       assertThat(telemetryDlq.records()).anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE))
           .contains("completion record without a value"));
-      assertThat(originTopics(inferenceDlq.records())).containsExactlyInAnyOrder(threeEach(catalogue,
-          INPUTS.stream().filter(t -> !HEATMAP_INPUTS.contains(t))));
+      assertThat(originTopics(inferenceDlq.records())).containsExactlyInAnyOrder(Stream.concat(Stream.concat(
+          Arrays.stream(threeEach(catalogue, inferenceInputs.stream())), inferenceValued.stream().map(catalogue::name)),
+          Stream.of(tokens)).toArray(String[]::new));
+      assertThat(inferenceDlq.records()).anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE))
+          .contains("token chunk without a value"))
+          .anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE)).contains("routing decision without a value"))
+          .anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE))
+              .contains("token chunk of sequence mine keyed by someone-else"));
       final List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>(telemetryDlq.records());
       all.addAll(inferenceDlq.records());
       assertThat(all).allSatisfy(record -> {
@@ -109,11 +132,10 @@ class DeadLetterIT {
     }
   }
 
-  /** Each topic's name three times, then the extra names. */
-  private static String[] threeEach(final TopicCatalogue catalogue, final Stream<Topic<String, ?>> topics,
-      final String... extra) {
-    return Stream.concat(topics.flatMap(t -> Stream.of(catalogue.name(t), catalogue.name(t), catalogue.name(t))),
-        Stream.of(extra)).toArray(String[]::new);
+  /** Each topic's name three times. */
+  private static String[] threeEach(final TopicCatalogue catalogue, final Stream<Topic<String, ?>> topics) {
+    return topics.flatMap(t -> Stream.of(catalogue.name(t), catalogue.name(t), catalogue.name(t)))
+        .toArray(String[]::new);
   }
 
   private static byte[] wire(final int schemaId, final byte[] body) {

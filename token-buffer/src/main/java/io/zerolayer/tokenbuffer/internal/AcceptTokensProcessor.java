@@ -5,6 +5,7 @@ import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
 import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.avro.TokenChunk;
+import io.zerolayer.runtime.InvalidRecordException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -21,7 +22,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * Accepts workers' token chunks into the sequence store and emits exactly the new tokens; on a
+ * Accepts workers' token chunks into the sequence store and emits exactly the new tokens (a
+ * record without a value, or keyed by another sequence, is dead-lettered); on a
  * wall-clock schedule, reports stalled attempts (including those whose owner the heatmap ejected
  * or asks to cut over) and removes old finished sequences. A sequence that ends releases its id. An attempt its worker reports failed
  * is reported as soon as the report is read.
@@ -69,8 +71,13 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
 
   @Override
   public void process(final Record<String, TokenChunk> record) {
-    if (record.key() == null || record.value() == null) {
-      return;
+    if (record.value() == null) {
+      throw new InvalidRecordException("token chunk without a value (key " + record.key() + ")");
+    }
+    if (!record.value().getSequenceId().equals(record.key())) {
+      // Read as is, it would join the keyed sequence's stream: another sequence's text spliced in.
+      throw new InvalidRecordException("token chunk of sequence " + record.value().getSequenceId() + " keyed by "
+          + record.key() + ": a chunk is keyed by its sequence id");
     }
     final long nowMs = context.currentSystemTimeMs();
     final long offset = context.recordMetadata().map(RecordMetadata::offset).orElse(-1L);

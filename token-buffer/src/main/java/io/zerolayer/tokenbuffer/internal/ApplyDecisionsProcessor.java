@@ -3,6 +3,7 @@ package io.zerolayer.tokenbuffer.internal;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
+import io.zerolayer.runtime.InvalidRecordException;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -10,7 +11,8 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Records each routing decision (epoch, owner, outcome) in the sequence and token stores; answers
+ * Records each routing decision (epoch, owner, outcome) in the sequence and token stores (a
+ * record without a value, or keyed by another sequence, is dead-lettered before); answers
  * the client, and releases the sequence's id when the decision ended a dispatched sequence.
  */
 public final class ApplyDecisionsProcessor implements Processor<String, RoutingDecision, String, SpecificRecord> {
@@ -50,8 +52,12 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
 
   @Override
   public void process(final Record<String, RoutingDecision> record) {
-    if (record.key() == null || record.value() == null) {
-      return;
+    if (record.value() == null) {
+      throw new InvalidRecordException("routing decision without a value (key " + record.key() + ")");
+    }
+    if (!record.value().getSequenceId().equals(record.key())) {
+      throw new InvalidRecordException("decision for sequence " + record.value().getSequenceId() + " keyed by "
+          + record.key() + ": a decision is keyed by its sequence id");
     }
     final SequenceState current = sequences.get(record.key());
     final long nowMs = context.currentSystemTimeMs();
