@@ -26,6 +26,10 @@ final class Outcomes {
           : Failure.Kind.OVERLOADED;
       return Optional.of(new Failure(kind, reason, null, last.getRetryAfterMs()));
     }
+    if (outcome == RoutingOutcome.UNKNOWN && last.getEpoch() == 0) {
+      return Optional.of(new Failure(Failure.Kind.INTERNAL, "the request was not served, with an outcome this"
+          + " gateway does not know (a newer router's; upgrade the gateway): " + reason, null, null));
+    }
     if ("error".equals(last.getFinishReason())) {
       return Optional.of(new Failure(Failure.Kind.INTERNAL, "the generation failed: " + reason, null, null));
     }

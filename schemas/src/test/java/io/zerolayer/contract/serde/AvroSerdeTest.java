@@ -3,12 +3,17 @@ package io.zerolayer.contract.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.CommandType;
+import io.zerolayer.contract.avro.CompletionOutcome;
+import io.zerolayer.contract.avro.InstanceCommand;
+import io.zerolayer.contract.avro.InstanceState;
+import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.avro.ZoneState;
 import io.zerolayer.contract.topic.Topics;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -90,6 +95,32 @@ class AvroSerdeTest {
 
     assertThat(read.getInstanceId()).isEqualTo("gpu-1");
     assertThat(read.getType()).isEqualTo(CommandType.PRE_WARM);
+  }
+
+  @Test
+  void shouldReadACommandTypeANewerWriterAddedAsUnknownRatherThanFail() throws Exception {
+    final Schema newer = new Schema.Parser().parse(InstanceCommand.getClassSchema().toString()
+        .replace("\"CANCEL\",\"UNKNOWN\"]", "\"CANCEL\",\"UNKNOWN\",\"DRAIN\"]"));
+    assertThat(newer.getField("type").schema().getEnumSymbols()).contains("DRAIN");
+    final int id = serdes.registry().register(TOPIC + "-value", newer);
+    final GenericRecord record = new GenericData.Record(newer);
+    record.put("instanceId", "gpu-1");
+    record.put("type", new GenericData.EnumSymbol(newer.getField("type").schema(), "DRAIN"));
+    record.put("reason", "maintenance");
+    record.put("endsSequence", false);
+    record.put("issuedAtMs", 5L);
+
+    final InstanceCommand read = commands.deserializer().deserialize(TOPIC, wire(id, newer, record));
+
+    assertThat(read.getType()).isEqualTo(CommandType.UNKNOWN);
+  }
+
+  @Test
+  void shouldGiveEveryEnumOfTheContractADefaultForSymbolsANewerWriterAdds() {
+    for (final Schema schema : List.of(RoutingOutcome.getClassSchema(), CommandType.getClassSchema(),
+        CompletionOutcome.getClassSchema(), InstanceState.getClassSchema(), ZoneState.getClassSchema())) {
+      assertThat(schema.getEnumDefault()).as(schema.getName()).isNotNull();
+    }
   }
 
   @Test

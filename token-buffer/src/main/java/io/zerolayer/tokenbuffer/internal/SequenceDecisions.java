@@ -53,7 +53,7 @@ public final class SequenceDecisions {
     final SequenceState next = decidedState(current, decision, nowMs);
     // The tokens log ended the stream already: the attempt's end was read before its decision.
     final boolean closed = current != null && current.getFinishReason() != null;
-    if (decision.getOutcome() == RoutingOutcome.REJECTED || decision.getOutcome() == RoutingOutcome.THROTTLED) {
+    if (refused(decision)) {
       next.setEndReason(decision.getReason());
       next.setRetryAfterMs(decision.getRetryAfterMs());
       if (decided(current) && !closed) {
@@ -119,6 +119,15 @@ public final class SequenceDecisions {
         // A failure reported before the decision still counts for its attempt.
         .setAttemptFailure(sameAttempt ? current.getAttemptFailure() : null)
         .build();
+  }
+
+  /**
+   * Whether the decision ends the request unserved: rejected, throttled, or an outcome this
+   * reader does not know (a newer router's) with nothing dispatched.
+   */
+  private static boolean refused(final RoutingDecision decision) {
+    return decision.getOutcome() == RoutingOutcome.REJECTED || decision.getOutcome() == RoutingOutcome.THROTTLED
+        || decision.getOutcome() == RoutingOutcome.UNKNOWN && decision.getEpoch() == 0;
   }
 
   private static boolean sameRequest(final SequenceState state, final RoutingDecision decision) {

@@ -192,6 +192,19 @@ class SequenceDecisionsTest {
   }
 
   @Test
+  void shouldEndARequestWhoseOutcomeANewerRouterAddedWhenNothingWasDispatched() {
+    final RoutingDecision unknown = decision(0, RoutingOutcome.UNKNOWN);
+    unknown.setInstanceId(null);
+    unknown.setReason("queued for a later slot");
+
+    final Step step = decide(null, unknown);
+
+    assertThat(step.response().getLast()).isTrue();
+    assertThat(step.response().getReason()).isEqualTo("queued for a later slot");
+    assertThat(step.state().getStatus()).isEqualTo(SequenceStatus.FINISHED);
+  }
+
+  @Test
   void shouldKeepAFailureReportedBeforeTheDecisionForTheAttempt() {
     final TokenChunk failed = chunk(1, 0);
     failed.setFailure("CUDA out of memory");
