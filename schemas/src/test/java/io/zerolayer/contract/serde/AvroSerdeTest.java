@@ -83,12 +83,7 @@ class AvroSerdeTest {
   void shouldReadARecordWrittenWithANewerCompatibleSchemaIntoTheOldClass() throws Exception {
     final Schema newer = withField("{\"name\": \"priority\", \"type\": [\"null\", \"int\"], \"default\": null}");
     final int id = serdes.registry().register(TOPIC + "-value", newer);
-    final GenericRecord record = new GenericData.Record(newer);
-    record.put("instanceId", "gpu-1");
-    record.put("type", new GenericData.EnumSymbol(newer.getField("type").schema(), "PRE_WARM"));
-    record.put("reason", "cold");
-    record.put("endsSequence", false);
-    record.put("issuedAtMs", 5L);
+    final GenericRecord record = genericCommand(newer, "PRE_WARM");
     record.put("priority", 3);
 
     final InstanceCommand read = commands.deserializer().deserialize(TOPIC, wire(id, newer, record));
@@ -103,12 +98,7 @@ class AvroSerdeTest {
         .replace("\"CANCEL\",\"UNKNOWN\"]", "\"CANCEL\",\"UNKNOWN\",\"DRAIN\"]"));
     assertThat(newer.getField("type").schema().getEnumSymbols()).contains("DRAIN");
     final int id = serdes.registry().register(TOPIC + "-value", newer);
-    final GenericRecord record = new GenericData.Record(newer);
-    record.put("instanceId", "gpu-1");
-    record.put("type", new GenericData.EnumSymbol(newer.getField("type").schema(), "DRAIN"));
-    record.put("reason", "maintenance");
-    record.put("endsSequence", false);
-    record.put("issuedAtMs", 5L);
+    final GenericRecord record = genericCommand(newer, "DRAIN");
 
     final InstanceCommand read = commands.deserializer().deserialize(TOPIC, wire(id, newer, record));
 
@@ -164,6 +154,17 @@ class AvroSerdeTest {
     final String base = InstanceCommand.getClassSchema().toString();
     final int end = base.lastIndexOf(']');
     return new Schema.Parser().parse(base.substring(0, end) + "," + field + base.substring(end));
+  }
+
+  /** A command of gpu-1 written with {@code schema}, of that type. */
+  private static GenericRecord genericCommand(final Schema schema, final String type) {
+    final GenericRecord record = new GenericData.Record(schema);
+    record.put("instanceId", "gpu-1");
+    record.put("type", new GenericData.EnumSymbol(schema.getField("type").schema(), type));
+    record.put("reason", "cold");
+    record.put("endsSequence", false);
+    record.put("issuedAtMs", 5L);
+    return record;
   }
 
   private static byte[] wire(final int id, final Schema schema, final GenericRecord record) throws Exception {
