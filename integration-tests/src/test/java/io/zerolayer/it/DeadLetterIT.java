@@ -6,6 +6,7 @@ import io.zerolayer.client.InferenceClient;
 import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.TokenChunk;
 import io.zerolayer.contract.cluster.ClusterSettings;
@@ -63,6 +64,7 @@ class DeadLetterIT {
       final KafkaProducer<byte[], byte[]> raw = rig.open(rawProducer(rig.settings()));
       final RecordCollector<byte[], byte[]> telemetryDlq = rig.collectRaw(Topics.TELEMETRY_DLQ);
       final RecordCollector<byte[], byte[]> inferenceDlq = rig.collectRaw(Topics.INFERENCE_DLQ);
+      final RecordCollector<String, ResponseChunk> responses = rig.responses();
       final int schemaId = serdes.registry().register("zerolayer-it-any-value", InstanceTelemetry.getClassSchema());
 
       // Given three kinds of invalid record on every input topic
@@ -86,9 +88,22 @@ class DeadLetterIT {
           serdes.value(Topics.TOKENS).serializer().serialize(tokens, TokenChunk.newBuilder().setSequenceId("mine")
               .setEpoch(1).setInstanceId("gpu-0").setStartIndex(0).setTokens(List.of("x"))
               .setEmittedAtMs(System.currentTimeMillis()).build())));
+      // And a request whose reply topic does not exist, which token-buffer could never write to
+      final String requests = catalogue.name(Topics.REQUESTS);
+      raw.send(new ProducerRecord<>(requests, "lost-reply".getBytes(StandardCharsets.UTF_8),
+          serdes.value(Topics.REQUESTS).serializer().serialize(requests, InferenceRequest.newBuilder()
+              .setSequenceId("lost-reply").setTenantId("t").setApiKey(TestTenants.key("t")).setPrompt("where to?")
+              .setMaxOutputTokens(8).setReplyTopic("no-such-replies").setSubmittedAtMs(System.currentTimeMillis())
+              .build())));
       raw.flush();
 
-      // Then each shows up on its dead-letter topic with the reason and origin in its headers
+      // Then the request is refused at the door, on the response topic, saying why
+      final ResponseChunk refused = responses.awaitUntil(records -> records.stream()
+          .anyMatch(r -> "lost-reply".equals(r.key())), Duration.ofSeconds(60)).stream()
+          .filter(r -> "lost-reply".equals(r.key())).findFirst().orElseThrow().value();
+      assertThat(refused.getOutcome()).isEqualTo(RoutingOutcome.REJECTED);
+      assertThat(refused.getReason()).startsWith("replyTopic 'no-such-replies' does not exist");
+      // And each invalid record shows up on its dead-letter topic with the reason and origin in its headers
       final List<Topic<String, ?>> inferenceInputs = INPUTS.stream().filter(t -> !HEATMAP_INPUTS.contains(t)).toList();
       final List<Topic<String, ?>> inferenceValued = VALUED_INPUTS.stream().filter(t -> !HEATMAP_INPUTS.contains(t))
           .toList();

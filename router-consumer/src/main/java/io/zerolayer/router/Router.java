@@ -15,6 +15,7 @@ import io.zerolayer.router.internal.LocalView;
 import io.zerolayer.router.internal.PollTransaction;
 import io.zerolayer.router.internal.RecentCutovers;
 import io.zerolayer.router.internal.RecordWriter;
+import io.zerolayer.router.internal.ReplyTopicDirectory;
 import io.zerolayer.router.internal.RequestDecider;
 import io.zerolayer.router.internal.RequestLookup;
 import io.zerolayer.router.internal.RequestRouter;
@@ -64,6 +65,7 @@ public final class Router implements AutoCloseable {
   private final StallRouter stallRouter;
   private final String stallTopic;
   private final HoldsFeed holdsFeed;
+  private final ReplyTopicDirectory replyTopics;
   private final List<KafkaClientMetrics> clientMetrics;
   private final PollTransaction transaction;
   private final String requestTopic;
@@ -96,10 +98,11 @@ public final class Router implements AutoCloseable {
     final LocalView view = new LocalView(new LocalDispatches(), cutovers);
     lookup = new RequestLookup(cluster, serdes);
     final SequenceHolds holds = new SequenceHolds();
+    replyTopics = new ReplyTopicDirectory(cluster);
     holdsFeed = new HoldsFeed(consumer, holds, cluster.catalogue(), serdes, meters);
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
         new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars(),
-            internalTopics(cluster)), tenants, config.gatewaySignature(), decider, view, holds),
+            internalTopics(cluster)), tenants, config.gatewaySignature(), decider, view, holds, replyTopics::exists),
         heatmap, records, writer, meters, lookup);
     stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, new StallDecider(decider, view),
         heatmap, records, writer, meters, config.stallHold());
@@ -203,6 +206,7 @@ public final class Router implements AutoCloseable {
     }
     producer.close(Duration.ofSeconds(5));
     lookup.close();
+    replyTopics.close();
     heatmap.close();
     clientMetrics.forEach(KafkaClientMetrics::close);
   }

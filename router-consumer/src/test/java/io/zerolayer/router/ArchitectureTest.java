@@ -26,8 +26,8 @@ class ArchitectureTest {
   @Test
   void shouldKeepKafkaOutOfInternalDecisionLogic() {
     ArchitectureRules.decisionLogicWithoutKafka("io.zerolayer.router.internal",
-        Set.of("HeatmapView", "HoldsFeed", "PollTransaction", "RecordWriter", "RequestLookup", "RequestRouter",
-            "StallRouter"))
+        Set.of("HeatmapView", "HoldsFeed", "PollTransaction", "RecordWriter", "ReplyTopicDirectory", "RequestLookup",
+            "RequestRouter", "StallRouter"))
         .check(ArchitectureRules.mainClasses());
   }
 }

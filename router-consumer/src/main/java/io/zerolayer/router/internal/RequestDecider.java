@@ -12,12 +12,13 @@ import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.runtime.tenant.TenantDirectory;
 import io.zerolayer.runtime.tenant.TenantSignature;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
  * Stage 0 and stage 1 of a request, with no Kafka types: validate, authenticate the tenant,
  * refuse a sequence id in use (after authentication, so that only a tenant learns it; the answer
- * does not say whose), reject a model no instance serves, count prompt tokens, apply the tenant's rate limits, then
+ * does not say whose) and a reply topic that does not exist, reject a model no instance serves, count prompt tokens, apply the tenant's rate limits, then
  * select an instance among those serving the request's model. Used by one router thread only.
  */
 public final class RequestDecider {
@@ -27,8 +28,10 @@ public final class RequestDecider {
    * @param prompt the text a worker is given
    * @param inputTokens the prompt's tokens
    * @param tenantId the tenant the request was authenticated as, or null when it was refused before
+   * @param replyTopic where to answer: the request's reply topic once it is known to be writable,
+   *     else null (the response topic), so that a refusal never goes to a topic that cannot take it
    */
-  public record Result(Decision decision, String prompt, int inputTokens, String tenantId) {
+  public record Result(Decision decision, String prompt, int inputTokens, String tenantId, String replyTopic) {
   }
 
   private final RequestValidator validator;
@@ -38,21 +41,24 @@ public final class RequestDecider {
   private final Decider decider;
   private final LocalView view;
   private final SequenceHolds holds;
+  private final Predicate<String> replyTopicExists;
 
   /**
    * @param gatewaySignature verifies the tenant signatures of requests the HTTP gateways
    *     authenticated; empty: only API keys authenticate, and signed requests are refused
    * @param view this router's own dispatches and cut-aways, shared with the stall path
    * @param holds the sequence ids in use on this router's partitions
+   * @param replyTopicExists whether a reply topic exists (a request naming one that does not is refused)
    */
   public RequestDecider(final RequestValidator validator, final TenantDirectory tenants,
       final Optional<TenantSignature> gatewaySignature, final Decider decider, final LocalView view,
-      final SequenceHolds holds) {
+      final SequenceHolds holds, final Predicate<String> replyTopicExists) {
     this.validator = requireNonNull(validator, "validator");
     this.authentication = new TenantAuthentication(tenants, gatewaySignature);
     this.decider = requireNonNull(decider, "decider");
     this.view = requireNonNull(view, "view");
     this.holds = requireNonNull(holds, "holds");
+    this.replyTopicExists = requireNonNull(replyTopicExists, "replyTopicExists");
   }
 
   /**
@@ -75,21 +81,31 @@ public final class RequestDecider {
     if (holds.heldByAnother(request.getSequenceId(), partition, offset)) {
       return rejected(RoutingReasons.sequenceInUse(request.getSequenceId()), "", 0, tenant.id());
     }
+    final String replyTopic = request.getReplyTopic();
+    if (replyTopic != null) {
+      final Optional<String> unwritable = validator.replyTopicProblem(replyTopic).or(() ->
+          replyTopicExists.test(replyTopic) ? Optional.empty() : Optional.of("replyTopic '" + replyTopic
+              + "' does not exist: create it, with as many partitions as the response topic, or name none to read"
+              + " the response topic"));
+      if (unwritable.isPresent()) {
+        return rejected(unwritable.get(), "", 0, tenant.id());
+      }
+    }
     final ModelScope scope = ModelScope.of(request.getModel());
     final Optional<String> unserved = scope.rejection(heatmap.get());
     if (unserved.isPresent()) {
-      return rejected(unserved.get(), "", 0, tenant.id());
+      return new Result(refusal(unserved.get()), "", 0, tenant.id(), replyTopic);
     }
     final String prompt = PromptText.of(request);
     final int inputTokens = promptText.tokens(prompt);
     final int tokens = inputTokens + request.getMaxOutputTokens();
     final TenantLimiter.Admission admission = limiter.check(tenant, tokens, nowNanos);
     if (admission.problem() != null) {
-      return rejected(admission.problem(), prompt, inputTokens, tenant.id());
+      return new Result(refusal(admission.problem()), prompt, inputTokens, tenant.id(), replyTopic);
     }
     if (!admission.admitted()) {
       return new Result(new Decision(RoutingOutcome.THROTTLED, null, RoutingReasons.tenantOverLimit(tenant.id()),
-          null, admission.retryAfterMs()), prompt, inputTokens, tenant.id());
+          null, admission.retryAfterMs()), prompt, inputTokens, tenant.id(), replyTopic);
     }
     final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
         request.getMaxOutputTokens()), scope.applyTo(view.applyTo(heatmap.get(), nowMs)),
@@ -99,7 +115,7 @@ public final class RequestDecider {
       view.dispatched(decision.instanceId(), nowMs);
       holds.hold(request.getSequenceId(), partition, offset);
     }
-    return new Result(decision, prompt, inputTokens, tenant.id());
+    return new Result(decision, prompt, inputTokens, tenant.id(), replyTopic);
   }
 
   /**
@@ -111,9 +127,13 @@ public final class RequestDecider {
     holds.settle(committed);
   }
 
+  /** A refusal before the reply topic is known to be writable: answered on the response topic. */
   private static Result rejected(final String reason, final String prompt, final int inputTokens,
       final String tenantId) {
-    return new Result(new Decision(RoutingOutcome.REJECTED, null, reason, null, null), prompt, inputTokens,
-        tenantId);
+    return new Result(refusal(reason), prompt, inputTokens, tenantId, null);
+  }
+
+  private static Decision refusal(final String reason) {
+    return new Decision(RoutingOutcome.REJECTED, null, reason, null, null);
   }
 }

@@ -67,6 +67,7 @@ public final class RequestRouter {
     final RoutingDecision decided = records.decision(request, result.decision(), result.inputTokens(), traceId, now,
         record.partition(), record.offset());
     decided.setTenantId(result.tenantId());
+    decided.setReplyTopic(result.replyTopic());
     if (key != null && !key.equals(request.getSequenceId())) {
       // The client listens by the key it used; answer there.
       decided.setSequenceId(key);

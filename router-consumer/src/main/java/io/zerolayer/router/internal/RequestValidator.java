@@ -7,8 +7,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Stage 0: whether a request can be served at all. A reason is written for the person who
- * sent the request, saying what to change.
+ * Stage 0: whether a request can be served at all, and whether its reply topic can be written
+ * to. A reason is written for the person who sent the request, saying what to change.
  */
 public final class RequestValidator {
 
@@ -51,13 +51,14 @@ public final class RequestValidator {
       return Optional.of("the prompt has " + promptChars + " characters, more than the limit of " + maxPromptChars
           + ": shorten it");
     }
-    return replyTopicProblem(request.getReplyTopic());
+    return Optional.empty();
   }
 
-  private Optional<String> replyTopicProblem(final String replyTopic) {
-    if (replyTopic == null) {
-      return Optional.empty();
-    }
+  /**
+   * Why a request's reply topic cannot be written to, or empty when it can (as far as its name
+   * says: whether it exists is the cluster's to say).
+   */
+  public Optional<String> replyTopicProblem(final String replyTopic) {
     if (!TOPIC_NAME.matcher(replyTopic).matches()) {
       return Optional.of("replyTopic '" + replyTopic + "' is not a valid topic name: use letters, digits, '.', '_'"
           + " and '-'");

@@ -74,7 +74,7 @@ public class SelectionBenchmark {
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), Optional.empty(),
         decider,
         new LocalView(new LocalDispatches(), new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2))),
-        new SequenceHolds());
+        new SequenceHolds(), topic -> true);
     profile = new RequestProfile("s", 180, 256);
     request = InferenceRequest.newBuilder().setSequenceId("s").setTenantId("acme").setApiKey("key")
         .setPrompt("Summarise the following support ticket in three bullet points. ".repeat(12))

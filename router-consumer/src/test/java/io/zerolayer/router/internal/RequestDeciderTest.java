@@ -209,6 +209,19 @@ class RequestDeciderTest {
   }
 
   @Test
+  void shouldRefuseAReplyTopicThatDoesNotExistAndRouteToOneThatDoes() {
+    final RequestDecider.Result missing = decide(request().setReplyTopic("no-such-replies").build(), 0);
+    final RequestDecider.Result present = decide(request().setSequenceId("s2").setReplyTopic("client-replies")
+        .build(), 2, 2_000 * MS);
+
+    assertThat(missing.decision().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(missing.decision().reason()).startsWith("replyTopic 'no-such-replies' does not exist");
+    assertThat(missing.replyTopic()).as("the refusal goes to the response topic").isNull();
+    assertThat(present.decision().dispatched()).isTrue();
+    assertThat(present.replyTopic()).isEqualTo("client-replies");
+  }
+
+  @Test
   void shouldNotTellAnUnauthenticatedCallerThatAnIdIsInUse() {
     decide(request().build(), 10, 0);
 
@@ -230,7 +243,7 @@ class RequestDeciderTest {
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1),
             new Tenant("globex", Tenant.hashKey("globex-key"), 1_000, 1_000_000, 1))),
         gatewaySignature, new Decider(new LatencyAwarePolicy(), 1000, 4),
-        new LocalView(new LocalDispatches(), cutovers), holds);
+        new LocalView(new LocalDispatches(), cutovers), holds, "client-replies"::equals);
   }
 
   /** Decides the request as read from one place of the ingress topic, as if read again each time. */

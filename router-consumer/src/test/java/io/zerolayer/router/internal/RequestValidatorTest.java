@@ -58,11 +58,11 @@ class RequestValidatorTest {
 
   @Test
   void shouldRejectAReplyTopicThatIsThePipelinesOwnOrNotATopicName() {
-    assertThat(validator.rejection("seq-1", request().setReplyTopic("inference.dispatch.v1").build()))
+    assertThat(validator.replyTopicProblem("inference.dispatch.v1"))
         .hasValueSatisfying(reason -> assertThat(reason).contains("one of the pipeline's own topics"));
-    assertThat(validator.rejection("seq-1", request().setReplyTopic("my replies").build()))
+    assertThat(validator.replyTopicProblem("my replies"))
         .hasValueSatisfying(reason -> assertThat(reason).contains("not a valid topic name"));
-    assertThat(validator.rejection("seq-1", request().setReplyTopic("client-7.replies").build())).isEmpty();
+    assertThat(validator.replyTopicProblem("client-7.replies")).isEmpty();
   }
 
   private static InferenceRequest.Builder request() {
