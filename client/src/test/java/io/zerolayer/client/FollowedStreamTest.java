@@ -56,7 +56,7 @@ class FollowedStreamTest {
 
   /** What token-buffer had persisted of the request at partition 1, offset 10. */
   private static SequenceView persisted(final String... tokens) {
-    return new SequenceView("s", 1, "gpu-1", "STREAMING", "DIRECT", List.of(tokens), tokens.length, 1, 10);
+    return new SequenceView("s", 1, "gpu-1", "STREAMING", "DIRECT", List.of(tokens), tokens.length, 1, 10, "t");
   }
 
   /** A chunk of the stream of the request at partition 1, offset 10. */

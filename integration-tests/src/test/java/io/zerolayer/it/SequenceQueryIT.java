@@ -48,7 +48,7 @@ class SequenceQueryIT {
           TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
           TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer-2").toString(),
           TokenBufferConfig.HTTP_PORT, 0, TokenBufferConfig.QUERY_TOKEN, rig.pipeline().sequenceQueryToken())),
-          "127.0.0.1"));
+          "127.0.0.1", TestTenants.UNLIMITED));
       final InferenceClient client = rig.client();
       second.awaitRunning(Duration.ofSeconds(90));
       Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
@@ -79,8 +79,13 @@ class SequenceQueryIT {
           });
         }
       }
-      // And to no one else
+      // And to the tenant that sent the request, with its own API key, but to no other tenant and no one else
       for (final String base : bases) {
+        for (final InferenceRequest request : requests) {
+          final String url = base + "/v1/sequences/" + request.getSequenceId();
+          assertThat(get(url, TestTenants.key("tenant-0")).get("tenantId").asText()).isEqualTo("tenant-0");
+          assertThat(status(url, TestTenants.key("tenant-1"))).as("another tenant").isEqualTo(404);
+        }
         assertThat(status(base + "/v1/sequences/" + requests.get(0).getSequenceId(), null)).isEqualTo(401);
         assertThat(status(base + "/v1/sequences/" + requests.get(0).getSequenceId(), "guessed")).isEqualTo(401);
       }

@@ -6,10 +6,12 @@ import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.runtime.StreamsApp;
+import io.zerolayer.runtime.tenant.TenantDirectory;
 import io.zerolayer.runtime.StreamsSettings;
 import io.zerolayer.tokenbuffer.query.SequenceQueries;
 import io.zerolayer.tokenbuffer.query.SequenceResource;
 import io.zerolayer.tokenbuffer.query.StoreSequenceQueries;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.StreamsConfig;
@@ -27,12 +29,14 @@ public final class TokenBufferApp {
   /**
    * Starts the token-buffer topology and its HTTP server.
    *
+   * @param tenants the tenants who may read their own sequences with their API key
    * @throws org.apache.kafka.common.config.ConfigException when the query token is not set
    */
-  public static StreamsApp start(final ClusterSettings cluster, final TokenBufferConfig config, final String host) {
+  public static StreamsApp start(final ClusterSettings cluster, final TokenBufferConfig config, final String host,
+      final TenantDirectory tenants) {
     final AtomicReference<SequenceQueries> queries = new AtomicReference<>();
     final MetricsServer server = new MetricsServer("token-buffer", new SequenceResource(queries::get,
-        config.queryToken())::register)
+        config.queryToken(), tenants)::register)
         .notReadyYet().start(host, config.httpPort());
     final HostInfo self = new HostInfo(config.advertisedHost(), server.port());
     final Map<String, Object> props = StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),
@@ -48,7 +52,8 @@ public final class TokenBufferApp {
 
   public static void main(final String[] args) throws InterruptedException {
     final TokenBufferConfig config = TokenBufferConfig.fromEnvironment(System.getenv());
-    final StreamsApp app = start(ClusterSettings.fromEnvironment(System.getenv()), config, config.httpHost());
+    final StreamsApp app = start(ClusterSettings.fromEnvironment(System.getenv()), config, config.httpHost(),
+        config.tenantsFile().map(TenantDirectory::fromFile).orElse(TenantDirectory.of(List.of())));
     ShutdownSignal.exitOnFailure("token-buffer", app.failure());
     ShutdownSignal.awaitThenClose("token-buffer", app);
   }

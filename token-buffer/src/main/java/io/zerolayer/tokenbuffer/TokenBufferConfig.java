@@ -4,6 +4,7 @@ import io.zerolayer.runtime.EnvironmentConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -28,6 +29,7 @@ public final class TokenBufferConfig extends AbstractConfig {
   public static final String CUTOVER_ENABLED = "tokenbuffer.cutover.enabled";
   public static final String COMMIT_INTERVAL_MS = "tokenbuffer.commit.interval.ms";
   public static final String QUERY_TOKEN = "tokenbuffer.query.token";
+  public static final String TENANTS_FILE = "tokenbuffer.tenants.file";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(APPLICATION_ID, Type.STRING, "zerolayer-token-buffer", Importance.HIGH,
@@ -39,6 +41,9 @@ public final class TokenBufferConfig extends AbstractConfig {
               + " container, for probes and scrapes).")
       .define(HTTP_PORT, Type.INT, 8084, Range.between(0, 65_535), Importance.LOW,
           "Port of the metrics endpoint and of GET /v1/sequences/{id}; 0 picks a free one.")
+      .define(TENANTS_FILE, Type.STRING, "", Importance.MEDIUM,
+          "The routers' tenant file: a tenant sending its API key as the bearer token of GET /v1/sequences/{id}"
+              + " reads its own sequences, and no other. Empty: only the query token reads.")
       .define(QUERY_TOKEN, Type.PASSWORD, null, Importance.HIGH,
           "The bearer token GET /v1/sequences/{id} asks of its callers (the gateways' gateway.sequence.query.token,"
               + " the workers'): any tenant's text can be read there. Required to start the app; a long random"
@@ -97,6 +102,12 @@ public final class TokenBufferConfig extends AbstractConfig {
 
   public String httpHost() {
     return getString(HTTP_HOST);
+  }
+
+  /** The tenant file, if one is set. */
+  public Optional<Path> tenantsFile() {
+    final String file = getString(TENANTS_FILE);
+    return file.isBlank() ? Optional.empty() : Optional.of(Path.of(file));
   }
 
   public int httpPort() {

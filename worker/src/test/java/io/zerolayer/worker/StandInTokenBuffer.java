@@ -35,7 +35,7 @@ public final class StandInTokenBuffer implements AutoCloseable {
   /** Holds a streaming sequence with these accepted tokens. */
   public void holds(final String sequenceId, final List<String> tokens) {
     sequences.put(sequenceId, new SequenceView(sequenceId, 2, "gpu-backup", "STREAMING", "CUTOVER",
-        List.copyOf(tokens), tokens.size(), 0, 5));
+        List.copyOf(tokens), tokens.size(), 0, 5, "tenant-0"));
   }
 
   /** Answers the next {@code count} lookups with 503, as while the store is rebalancing. */

@@ -17,14 +17,15 @@ import java.util.List;
  * @param requestPartition where the request that started the sequence is on the ingress topic
  * @param requestOffset and at which offset; a chunk that answers another request with the same
  *     sequence id (refused: the id was in use) names another place
+ * @param tenantId the tenant whose request started the sequence, or null when no decision said
  */
 public record SequenceView(String sequenceId, int epoch, String owner, String status, String outcome,
-    List<String> tokens, int nextIndex, int requestPartition, long requestOffset) {
+    List<String> tokens, int nextIndex, int requestPartition, long requestOffset, String tenantId) {
 
   /** The view of a stored state and its tokens. */
   public static SequenceView of(final SequenceState state, final List<String> tokens) {
     return new SequenceView(state.getSequenceId(), state.getEpoch(), state.getOwner(), state.getStatus().name(),
         state.getOutcome() == null ? null : state.getOutcome().name(), List.copyOf(tokens), state.getTokenCount(),
-        state.getRequestPartition(), state.getRequestOffset());
+        state.getRequestPartition(), state.getRequestOffset(), state.getTenantId());
   }
 }

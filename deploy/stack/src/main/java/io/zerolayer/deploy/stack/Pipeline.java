@@ -111,7 +111,7 @@ public final class Pipeline implements AutoCloseable {
       tokenBufferValues.put(TokenBufferConfig.QUERY_TOKEN, queryToken);
       freePortUnless(defaultPorts, tokenBufferValues, TokenBufferConfig.HTTP_PORT);
       final StreamsApp tokenBuffer = push(started, TokenBufferApp.start(cluster,
-          new TokenBufferConfig(tokenBufferValues), "127.0.0.1"));
+          new TokenBufferConfig(tokenBufferValues), "127.0.0.1", tenants));
       final Map<String, Object> routerValues = new HashMap<>(routerSettings);
       routerValues.put(RouterConfig.ROUTER_ID, prefix + "router-1");
       routerValues.put(RouterConfig.GROUP_ID, PipelineNames.routerGroup(cluster.catalogue()));
