@@ -7,7 +7,6 @@ import io.zerolayer.contract.topic.TopicCatalogue;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
 
 /**
@@ -17,10 +16,13 @@ import org.apache.kafka.common.config.SslConfigs;
  * <ul>
  *   <li>{@code KAFKA_BOOTSTRAP_SERVERS} (required)
  *   <li>{@code KAFKA_SECURITY_PROTOCOL}: PLAINTEXT (default), SSL, SASL_PLAINTEXT, SASL_SSL
- *   <li>{@code KAFKA_SASL_MECHANISM} (SCRAM-SHA-512 by default), {@code KAFKA_SASL_USERNAME},
- *       {@code KAFKA_SASL_PASSWORD}
+ *   <li>{@code KAFKA_SASL_MECHANISM} (SCRAM-SHA-512 by default, SCRAM-SHA-256, PLAIN),
+ *       {@code KAFKA_SASL_USERNAME}, {@code KAFKA_SASL_PASSWORD}; or OAUTHBEARER with
+ *       {@code KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL}, {@code _CLIENT_ID}, {@code _CLIENT_SECRET}
+ *       and optionally {@code _SCOPE} (see {@link SaslSettings})
  *   <li>{@code KAFKA_SSL_TRUSTSTORE_LOCATION}, {@code KAFKA_SSL_TRUSTSTORE_PASSWORD},
- *       {@code KAFKA_SSL_KEYSTORE_LOCATION}, {@code KAFKA_SSL_KEYSTORE_PASSWORD}
+ *       {@code KAFKA_SSL_TRUSTSTORE_TYPE}, {@code KAFKA_SSL_KEYSTORE_LOCATION},
+ *       {@code KAFKA_SSL_KEYSTORE_PASSWORD}, {@code KAFKA_SSL_KEYSTORE_TYPE}, {@code KAFKA_SSL_KEY_PASSWORD}
  *   <li>{@code SCHEMA_REGISTRY_URL} (required), {@code SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO}
  *   <li>{@code ZEROLAYER_TOPIC_PREFIX} (empty by default)
  * </ul>
@@ -95,19 +97,15 @@ public record ClusterSettings(
     final Map<String, String> security = new HashMap<>();
     security.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, protocol);
     if (protocol.startsWith("SASL")) {
-      final String mechanism = env.getOrDefault("KAFKA_SASL_MECHANISM", "SCRAM-SHA-512");
-      security.put(SaslConfigs.SASL_MECHANISM, mechanism);
-      final String module = mechanism.startsWith("SCRAM")
-          ? "org.apache.kafka.common.security.scram.ScramLoginModule"
-          : "org.apache.kafka.common.security.plain.PlainLoginModule";
-      security.put(SaslConfigs.SASL_JAAS_CONFIG, module + " required username=\""
-          + required(env, "KAFKA_SASL_USERNAME", "router") + "\" password=\""
-          + required(env, "KAFKA_SASL_PASSWORD", "secret") + "\";");
+      security.putAll(SaslSettings.of(env, (variable, example) -> required(env, variable, example)));
     }
     putIfSet(security, env, "KAFKA_SSL_TRUSTSTORE_LOCATION", SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG);
     putIfSet(security, env, "KAFKA_SSL_TRUSTSTORE_PASSWORD", SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG);
+    putIfSet(security, env, "KAFKA_SSL_TRUSTSTORE_TYPE", SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG);
     putIfSet(security, env, "KAFKA_SSL_KEYSTORE_LOCATION", SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG);
     putIfSet(security, env, "KAFKA_SSL_KEYSTORE_PASSWORD", SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG);
+    putIfSet(security, env, "KAFKA_SSL_KEYSTORE_TYPE", SslConfigs.SSL_KEYSTORE_TYPE_CONFIG);
+    putIfSet(security, env, "KAFKA_SSL_KEY_PASSWORD", SslConfigs.SSL_KEY_PASSWORD_CONFIG);
     return security;
   }
 
