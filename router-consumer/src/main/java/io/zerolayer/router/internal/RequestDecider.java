@@ -83,8 +83,11 @@ public final class RequestDecider {
     }
     final String replyTopic = request.getReplyTopic();
     if (replyTopic != null) {
-      final Optional<String> unwritable = validator.replyTopicProblem(replyTopic).or(() ->
-          replyTopicExists.test(replyTopic) ? Optional.empty() : Optional.of("replyTopic '" + replyTopic
+      final Optional<String> unwritable = validator.replyTopicProblem(replyTopic)
+          .or(() -> tenant.mayReplyTo(replyTopic) ? Optional.empty() : Optional.of("replyTopic '" + replyTopic
+              + "' is not one of tenant " + tenant.id() + "'s: name a topic that starts with '"
+              + tenant.replyTopicPrefix() + "'"))
+          .or(() -> replyTopicExists.test(replyTopic) ? Optional.empty() : Optional.of("replyTopic '" + replyTopic
               + "' does not exist: create it, with as many partitions as the response topic, or name none to read"
               + " the response topic"));
       if (unwritable.isPresent()) {

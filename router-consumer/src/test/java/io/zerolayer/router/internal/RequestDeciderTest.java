@@ -222,6 +222,20 @@ class RequestDeciderTest {
   }
 
   @Test
+  void shouldRefuseAReplyTopicOutsideTheTenantsPrefix() {
+    final InferenceRequest.Builder globex = request().setTenantId("globex").setApiKey("globex-key");
+
+    final RequestDecider.Result others = decide(globex.setSequenceId("g1").setReplyTopic("client-replies").build(),
+        1, 0);
+
+    assertThat(others.decision().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(others.decision().reason())
+        .isEqualTo("replyTopic 'client-replies' is not one of tenant globex's: name a topic that starts with"
+            + " 'globex.'");
+    assertThat(others.replyTopic()).isNull();
+  }
+
+  @Test
   void shouldNotTellAnUnauthenticatedCallerThatAnIdIsInUse() {
     decide(request().build(), 10, 0);
 
@@ -241,7 +255,7 @@ class RequestDeciderTest {
   private RequestDecider decider(final Optional<TenantSignature> gatewaySignature) {
     return new RequestDecider(new RequestValidator(4096, 10_000, Set.of()),
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1),
-            new Tenant("globex", Tenant.hashKey("globex-key"), 1_000, 1_000_000, 1))),
+            new Tenant("globex", Tenant.hashKey("globex-key"), 1_000, 1_000_000, 1, "globex."))),
         gatewaySignature, new Decider(new LatencyAwarePolicy(), 1000, 4),
         new LocalView(new LocalDispatches(), cutovers), holds, "client-replies"::equals);
   }

@@ -15,9 +15,17 @@ import java.util.HexFormat;
  * @param requestsPerSecond sustained requests per second
  * @param tokensPerSecond sustained tokens per second (prompt tokens plus the output tokens asked for)
  * @param burstSeconds how many seconds of the sustained rates may be spent at once
+ * @param replyTopicPrefix the prefix of every reply topic the tenant's requests may name (topics
+ *     whose ACLs grant the tenant's principal alone), or null for any
  */
 public record Tenant(String id, String apiKeySha256, double requestsPerSecond, double tokensPerSecond,
-    double burstSeconds) {
+    double burstSeconds, String replyTopicPrefix) {
+
+  /** A tenant whose requests may name any reply topic. */
+  public Tenant(final String id, final String apiKeySha256, final double requestsPerSecond,
+      final double tokensPerSecond, final double burstSeconds) {
+    this(id, apiKeySha256, requestsPerSecond, tokensPerSecond, burstSeconds, null);
+  }
 
   public Tenant {
     requireNonNull(id, "id");
@@ -36,6 +44,11 @@ public record Tenant(String id, String apiKeySha256, double requestsPerSecond, d
     } catch (final NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
+  }
+
+  /** Whether the tenant's requests may name this reply topic. */
+  public boolean mayReplyTo(final String topic) {
+    return replyTopicPrefix == null || topic.startsWith(replyTopicPrefix);
   }
 
   /** Whether the key is this tenant's, compared in constant time. */
