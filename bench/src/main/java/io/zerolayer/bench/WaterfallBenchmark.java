@@ -44,16 +44,33 @@ public final class WaterfallBenchmark {
    * @param label what the phase was
    * @param longAnswers whether it was the phase of long answers, whose two ends are compared
    * @param hops every measured request's hops
-   * @param unanswered measured requests with no complete response, or a hop not seen
+   * @param unanswered measured requests with a hop not seen (no first chunk read, or no completion)
+   * @param answers the phase's requests, warm-up included, and how many had no complete response
+   *     within the answer timeout
    * @param floorMs the floor's hops sent while the phase was measured
    * @param changelogBytesPerToken bytes the token store's changelog grew by per generated token
-   * @param meanTokens mean tokens per answer
+   * @param meanTokens mean tokens of a complete answer
    */
-  public record Phase(String label, boolean longAnswers, List<HopTimes> hops, int unanswered, List<Long> floorMs,
-      double changelogBytesPerToken, double meanTokens) {
+  public record Phase(String label, boolean longAnswers, List<HopTimes> hops, int unanswered, Answers answers,
+      List<Long> floorMs, double changelogBytesPerToken, double meanTokens) {
   }
 
-  private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(120);
+  /**
+   * @param requests the phase's requests, warm-up included
+   * @param incomplete those with no complete response within the answer timeout
+   * @param tokens the tokens of the complete ones
+   */
+  public record Answers(int requests, int incomplete, long tokens) {
+
+    /** Mean tokens of a complete answer; 0 without one. */
+    double meanTokens() {
+      return requests == incomplete ? 0 : tokens / (double) (requests - incomplete);
+    }
+  }
+
+  /** How long the answers of a phase are waited for, once its requests are sent. */
+  static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(120);
+
 
   private final ClusterSettings cluster;
   private final ChangelogBytes changelog;
@@ -115,17 +132,18 @@ public final class WaterfallBenchmark {
       progress.update(i + 1, () -> all.stream().filter(CompletableFuture::isDone).count() + " answered");
     }
     final long measuredToMs = System.currentTimeMillis();
-    final long tokens = awaitAnswers(all);
+    final Answers answers = awaitAnswers(all);
     floor.awaitAll(Duration.ofSeconds(10));
-    final double bytesPerToken = tokens == 0 ? 0 : (changelog.now() - bytesBefore) / (double) tokens;
+    final double bytesPerToken = answers.tokens() == 0 ? 0
+        : (changelog.now() - bytesBefore) / (double) answers.tokens();
     final List<HopTimes> hops = new ArrayList<>();
     measuredIds.forEach(id -> probe.hops(id).ifPresent(hops::add));
-    return new Phase(label, longAnswers, hops, measuredIds.size() - hops.size(),
-        floor.hopsSentBetween(measuredFromMs, measuredToMs + 1), bytesPerToken, tokens / (double) all.size());
+    return new Phase(label, longAnswers, hops, measuredIds.size() - hops.size(), answers,
+        floor.hopsSentBetween(measuredFromMs, measuredToMs + 1), bytesPerToken, answers.meanTokens());
   }
 
-  /** Waits for every answer; returns the tokens they carry. */
-  private long awaitAnswers(final List<CompletableFuture<Response>> all) throws InterruptedException {
+  /** Waits for every answer, until the answer timeout; counts the complete ones' tokens. */
+  private Answers awaitAnswers(final List<CompletableFuture<Response>> all) throws InterruptedException {
     final long deadline = System.nanoTime() + ANSWER_TIMEOUT.toNanos();
     long tokens = 0;
     int failed = 0;
@@ -140,7 +158,7 @@ public final class WaterfallBenchmark {
       out.printf("  %d of %d requests got no complete answer within %d s%n", failed, all.size(),
           ANSWER_TIMEOUT.toSeconds());
     }
-    return tokens;
+    return new Answers(all.size(), failed, tokens);
   }
 
   private static InferenceRequest request(final String id, final int outputTokens, final int i, final Plan plan) {

@@ -46,8 +46,10 @@ public final class WaterfallReport {
         .append(" sent at the same moments as the requests (acks=all, committed reads).\n");
     for (final WaterfallBenchmark.Phase phase : phases) {
       md.append("\n## ").append(phase.label()).append(String.format(Locale.ROOT,
-          " (%d measured, %d without a complete answer, %.0f tokens an answer)%n%n", phase.hops().size(),
-          phase.unanswered(), phase.meanTokens()));
+          " (%d measured, %d without every hop timed; %d of the phase's %d requests without a complete answer"
+              + " within %d s; %.0f tokens a complete answer)%n%n", phase.hops().size(), phase.unanswered(),
+          phase.answers().incomplete(), phase.answers().requests(), WaterfallBenchmark.ANSWER_TIMEOUT.toSeconds(),
+          phase.meanTokens()));
       if (phase.hops().isEmpty()) {
         md.append("Nothing measured.\n");
         continue;

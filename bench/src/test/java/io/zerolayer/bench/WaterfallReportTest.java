@@ -27,12 +27,14 @@ class WaterfallReportTest {
 
   @Test
   void shouldPrintEachPhaseWithTheAddedTimesAndTheFloorBesideThem() {
+    final WaterfallBenchmark.Answers answers = new WaterfallBenchmark.Answers(5, 1, 192);
     final WaterfallBenchmark.Phase phase = new WaterfallBenchmark.Phase("20 requests/s", false,
-        List.of(hops(0, 7, 9), hops(20, 3)), 1, List.of(1L, 2L, 40L), 120.0, 48.0);
+        List.of(hops(0, 7, 9), hops(20, 3)), 1, answers, List.of(1L, 2L, 40L), 120.0, answers.meanTokens());
 
     final String table = new WaterfallReport("zerolayer bench-latency").render(List.of(phase));
 
-    assertThat(table).contains("## 20 requests/s (2 measured, 1 without a complete answer, 48 tokens an answer)");
+    assertThat(table).contains("## 20 requests/s (2 measured, 1 without every hop timed; 1 of the phase's 5 requests"
+        + " without a complete answer within 120 s; 48 tokens a complete answer)");
     // The second request's dispatch came 20 ms later, and the engine's own time is the same: 70 ms added.
     assertThat(table)
         .contains("| **added time to first token** (client TTFT - engine TTFT) | 50 | 70 | 70 | 70 |");
@@ -48,7 +50,7 @@ class WaterfallReportTest {
         new HopTimes.ChunkDelay(1000, 50), new HopTimes.ChunkDelay(2000, 30));
     final HopTimes answer = new HopTimes(0, 1, 2, 3, 4, 60, 61, 70, later);
     final WaterfallBenchmark.Phase phase = new WaterfallBenchmark.Phase("1 long answers", true, List.of(answer), 0,
-        List.of(1L), 100.0, 2000.0);
+        new WaterfallBenchmark.Answers(1, 0, 2000), List.of(1L), 100.0, 2000.0);
 
     final String table = new WaterfallReport("zerolayer bench-latency").render(List.of(phase));
 
