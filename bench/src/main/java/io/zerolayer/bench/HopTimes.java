@@ -8,9 +8,9 @@ import java.util.List;
  * later chunk how long it took from the engine to the client.
  *
  * @param sentMs the client handed the request to its producer
- * @param ackedMs the broker acknowledged the request record (appended to the ingress topic)
+ * @param ackedMs the request record became readable on the ingress topic to a committed-only reader
  * @param decidedMs the router decided (the decision's own time)
- * @param dispatchVisibleMs the dispatch became readable to a committed-only reader, as a worker reads it
+ * @param dispatchVisibleMs the dispatch became readable before its transaction's commit, as a worker reads it
  * @param workerStartMs the worker took the task (its completion record's start)
  * @param engineFirstTokenMs the engine emitted the first chunk (the chunk's own time)
  * @param firstChunkOnTokensMs the first chunk became readable on the token topic
