@@ -7,6 +7,7 @@ import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import java.io.PrintStream;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,9 +51,10 @@ public final class WaterfallBenchmark {
    * @param floorMs the floor's hops sent while the phase was measured
    * @param changelogBytesPerToken bytes the token store's changelog grew by per generated token
    * @param meanTokens mean tokens of a complete answer
+   * @param router the router's transactions while the phase was measured
    */
   public record Phase(String label, boolean longAnswers, List<HopTimes> hops, int unanswered, Answers answers,
-      List<Long> floorMs, double changelogBytesPerToken, double meanTokens) {
+      List<Long> floorMs, double changelogBytesPerToken, double meanTokens, RouterTransactions.Totals router) {
   }
 
   /**
@@ -74,14 +76,18 @@ public final class WaterfallBenchmark {
 
   private final ClusterSettings cluster;
   private final ChangelogBytes changelog;
+  private final RouterTransactions router;
   private final PrintStream out;
 
   /**
    * @param changelog the token store's changelog, weighed around each phase
+   * @param routerMetrics the router's metrics endpoint, read around each phase's measured part
    */
-  public WaterfallBenchmark(final ClusterSettings cluster, final ChangelogBytes changelog, final PrintStream out) {
+  public WaterfallBenchmark(final ClusterSettings cluster, final ChangelogBytes changelog, final URI routerMetrics,
+      final PrintStream out) {
     this.cluster = requireNonNull(cluster, "cluster");
     this.changelog = requireNonNull(changelog, "changelog");
+    this.router = new RouterTransactions(routerMetrics);
     this.out = requireNonNull(out, "out");
   }
 
@@ -117,11 +123,13 @@ public final class WaterfallBenchmark {
     final long intervalNanos = TimeUnit.SECONDS.toNanos(1) / rate;
     final long start = System.nanoTime();
     long measuredFromMs = Long.MAX_VALUE;
+    RouterTransactions.Totals routerBefore = router.now();
     for (int i = 0; i < total; i++) {
       TimeUnit.NANOSECONDS.sleep(Math.max(0, start + i * intervalNanos - System.nanoTime()));
       final String id = "waterfall-" + Long.toString(System.nanoTime(), 36) + "-" + i;
       if (i == warmupCount) {
         measuredFromMs = System.currentTimeMillis();
+        routerBefore = router.now();
       }
       final CompletableFuture<Response> response = probe.submit(request(id, outputTokens, i, plan));
       floor.send(id);
@@ -132,6 +140,7 @@ public final class WaterfallBenchmark {
       progress.update(i + 1, () -> all.stream().filter(CompletableFuture::isDone).count() + " answered");
     }
     final long measuredToMs = System.currentTimeMillis();
+    final RouterTransactions.Totals routerWhileMeasured = router.now().since(routerBefore);
     final Answers answers = awaitAnswers(all);
     floor.awaitAll(Duration.ofSeconds(10));
     final double bytesPerToken = answers.tokens() == 0 ? 0
@@ -139,7 +148,8 @@ public final class WaterfallBenchmark {
     final List<HopTimes> hops = new ArrayList<>();
     measuredIds.forEach(id -> probe.hops(id).ifPresent(hops::add));
     return new Phase(label, longAnswers, hops, measuredIds.size() - hops.size(), answers,
-        floor.hopsSentBetween(measuredFromMs, measuredToMs + 1), bytesPerToken, answers.meanTokens());
+        floor.hopsSentBetween(measuredFromMs, measuredToMs + 1), bytesPerToken, answers.meanTokens(),
+        routerWhileMeasured);
   }
 
   /** Waits for every answer, until the answer timeout; counts the complete ones' tokens. */

@@ -64,9 +64,22 @@ public final class WaterfallReport {
       }
       md.append(String.format(Locale.ROOT, "%nToken store changelog: %.0f bytes per generated token.%n",
           phase.changelogBytesPerToken()));
+      routerLine(md, phase.router());
     }
     longAnswerEnds(md, phases);
     return md.toString();
+  }
+
+  /** What the router's transactions cost while the phase was measured, on average. */
+  private static void routerLine(final StringBuilder md, final RouterTransactions.Totals router) {
+    if (router.transactions() < 1) {
+      md.append("Router: no transaction measured.\n");
+      return;
+    }
+    md.append(String.format(Locale.ROOT, "Router while measured: %.0f transactions of %.1f records on average;"
+            + " each spent %.1f ms routing and committing offsets, then %.1f ms in the commit.%n",
+        router.transactions(), router.records() / router.transactions(),
+        1000 * router.routeSeconds() / router.transactions(), 1000 * router.commitSeconds() / router.transactions()));
   }
 
   private static void longAnswerEnds(final StringBuilder md, final List<WaterfallBenchmark.Phase> phases) {

@@ -29,7 +29,8 @@ class WaterfallReportTest {
   void shouldPrintEachPhaseWithTheAddedTimesAndTheFloorBesideThem() {
     final WaterfallBenchmark.Answers answers = new WaterfallBenchmark.Answers(5, 1, 192);
     final WaterfallBenchmark.Phase phase = new WaterfallBenchmark.Phase("20 requests/s", false,
-        List.of(hops(0, 7, 9), hops(20, 3)), 1, answers, List.of(1L, 2L, 40L), 120.0, answers.meanTokens());
+        List.of(hops(0, 7, 9), hops(20, 3)), 1, answers, List.of(1L, 2L, 40L), 120.0, answers.meanTokens(),
+        new RouterTransactions.Totals(40, 50, 0.2, 0.6));
 
     final String table = new WaterfallReport("zerolayer bench-latency").render(List.of(phase));
 
@@ -42,6 +43,18 @@ class WaterfallReportTest {
         .contains("| **added inter-chunk delay** (engine emit -> client read, later chunks) | 7 | 9 | 9 | 9 |");
     assertThat(table).contains("| floor: one plain Kafka hop | 2 | 40 | 40 | 40 |");
     assertThat(table).contains("120 bytes per generated token");
+    assertThat(table).contains("Router while measured: 40 transactions of 1.3 records on average; each spent 5.0 ms"
+        + " routing and committing offsets, then 15.0 ms in the commit.");
+  }
+
+  @Test
+  void shouldAddEveryRoutersSeriesOfAMeter() {
+    final String text = "# HELP x\nzerolayer_router_transaction_commit_seconds_count{router=\"a\"} 3.0\n"
+        + "zerolayer_router_transaction_commit_seconds_count{router=\"b\"} 4.0\n"
+        + "zerolayer_router_transaction_commit_seconds_sum 1.5\n";
+
+    assertThat(RouterTransactions.value(text, "zerolayer_router_transaction_commit_seconds_count")).isEqualTo(7.0);
+    assertThat(RouterTransactions.value(text, "zerolayer_router_transaction_commit_seconds_sum")).isEqualTo(1.5);
   }
 
   @Test
@@ -50,7 +63,8 @@ class WaterfallReportTest {
         new HopTimes.ChunkDelay(1000, 50), new HopTimes.ChunkDelay(2000, 30));
     final HopTimes answer = new HopTimes(0, 1, 2, 3, 4, 60, 61, 70, later);
     final WaterfallBenchmark.Phase phase = new WaterfallBenchmark.Phase("1 long answers", true, List.of(answer), 0,
-        new WaterfallBenchmark.Answers(1, 0, 2000), List.of(1L), 100.0, 2000.0);
+        new WaterfallBenchmark.Answers(1, 0, 2000), List.of(1L), 100.0, 2000.0,
+        new RouterTransactions.Totals(0, 0, 0, 0));
 
     final String table = new WaterfallReport("zerolayer bench-latency").render(List.of(phase));
 

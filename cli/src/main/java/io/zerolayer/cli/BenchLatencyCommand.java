@@ -9,6 +9,7 @@ import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.runtime.tenant.TenantDirectory;
 import io.zerolayer.tokenbuffer.TokenBufferTopology;
 import java.nio.file.Files;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -83,7 +84,8 @@ final class BenchLatencyCommand implements Callable<Integer> {
           appId + "-" + TokenBufferTopology.TOKEN_STORE + "-changelog");
       final List<WaterfallBenchmark.Phase> phases;
       try (Admin admin = Admin.create(deployment.settings().clientProperties())) {
-        phases = new WaterfallBenchmark(deployment.settings(), new ChangelogBytes(admin, changelogs), System.out)
+        phases = new WaterfallBenchmark(deployment.settings(), new ChangelogBytes(admin, changelogs),
+            URI.create(deployment.pipeline().metricsUrls().get("router")), System.out)
             .run(new WaterfallBenchmark.Plan(rates, duration, warmup, outputTokens, longAnswers, longOutputTokens,
                 TENANT, API_KEY));
       }
