@@ -15,6 +15,7 @@ import io.zerolayer.runtime.KeepLatestProcessor;
 import io.zerolayer.tokenbuffer.internal.StallDetector;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
@@ -29,6 +30,8 @@ public final class TokenBufferTopology {
 
   /** Per sequence: epoch, owner, outcome, how many tokens are accepted, cadence. */
   public static final String SEQUENCE_STORE = "sequence-store";
+  /** The ids of the sequences the stall checks watch (see {@link io.zerolayer.tokenbuffer.internal.LiveSequences}). */
+  static final String LIVE_SEQUENCES_STORE = "live-sequences";
   /** The accepted tokens, one record per chunk (see {@link io.zerolayer.tokenbuffer.internal.TokenStore}). */
   public static final String TOKEN_STORE = "token-store";
   static final String READ_DECISIONS = "read-decisions";
@@ -54,21 +57,23 @@ public final class TokenBufferTopology {
         config.stallCheckInterval());
     final AcceptTokensProcessor.Wiring wiring = new AcceptTokensProcessor.Wiring(SEQUENCE_STORE, TOKEN_STORE,
         WRITE_RESPONSES, WRITE_STALLS, WRITE_HOLDS, config.stallCheckInterval(), INSTANCE_SCORES_GLOBAL_STORE,
-        config.cutoverEnabled());
+        LIVE_SEQUENCES_STORE, config.cutoverEnabled());
     final Serializer<SpecificRecord> values = serdes.anyRecordSerializer();
     return new Topology()
         .addSource(READ_DECISIONS, serdes.key().deserializer(), serdes.value(Topics.DECISIONS).deserializer(),
             catalogue.name(Topics.DECISIONS))
         .addSource(READ_TOKENS, serdes.key().deserializer(), serdes.value(Topics.TOKENS).deserializer(),
             catalogue.name(Topics.TOKENS))
-        .addProcessor(APPLY_DECISIONS, () -> new ApplyDecisionsProcessor(SEQUENCE_STORE, TOKEN_STORE,
-            WRITE_RESPONSES, WRITE_HOLDS, meters, config.cutoverEnabled()), READ_DECISIONS)
+        .addProcessor(APPLY_DECISIONS, () -> new ApplyDecisionsProcessor(wiring, meters), READ_DECISIONS)
         .addProcessor(ACCEPT_TOKENS,
             () -> new AcceptTokensProcessor(wiring, detector, config.finishedRetention(), meters), READ_TOKENS)
         .addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SEQUENCE_STORE),
             serdes.key(), serdes.value(SequenceState.class)), APPLY_DECISIONS, ACCEPT_TOKENS)
         .addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TOKEN_STORE),
             serdes.key(), serdes.value(TokenRun.class)), APPLY_DECISIONS, ACCEPT_TOKENS)
+        // Rebuilt from the sequence store when a task starts, so it needs no changelog.
+        .addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LIVE_SEQUENCES_STORE),
+            Serdes.String(), Serdes.Long()).withLoggingDisabled(), APPLY_DECISIONS, ACCEPT_TOKENS)
         .addSink(WRITE_RESPONSES, new ReplyTopics(catalogue.name(Topics.RESPONSES)), serdes.key().serializer(),
             values, APPLY_DECISIONS, ACCEPT_TOKENS)
         .addSink(WRITE_STALLS, catalogue.name(Topics.STALLS), serdes.key().serializer(), values, ACCEPT_TOKENS)

@@ -14,7 +14,7 @@ class ArchitectureTest {
   @Test
   void shouldKeepKafkaOutOfInternalDecisionLogic() {
     ArchitectureRules.decisionLogicWithoutKafka("io.zerolayer.tokenbuffer.internal",
-        Set.of("AcceptTokensProcessor", "ApplyDecisionsProcessor", "ReplyTopics", "SequenceSweeper",
+        Set.of("AcceptTokensProcessor", "ApplyDecisionsProcessor", "LiveSequences", "ReplyTopics", "SequenceSweeper",
             "TokenStore"))
         .check(ArchitectureRules.mainClasses());
   }

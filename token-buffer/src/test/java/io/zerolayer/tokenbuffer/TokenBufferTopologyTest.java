@@ -17,11 +17,13 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.testing.GoldenFile;
+import io.zerolayer.tokenbuffer.internal.SequenceSweeper;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -31,6 +33,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -314,6 +317,38 @@ class TokenBufferTopologyTest {
 
     assertThat(store.get("seq-4")).isNull();
     assertThat(runs.approximateNumEntries()).isZero();
+  }
+
+  @Test
+  void shouldExpireTheFinishedSequencesAFewAtATimeSweepAfterSweep() {
+    final KeyValueStore<String, SequenceState> store = driver.getKeyValueStore(TokenBufferTopology.SEQUENCE_STORE);
+    final int finished = 2 * SequenceSweeper.EXPIRY_BATCH + 1;
+    for (int i = 0; i < finished; i++) {
+      final String id = String.format(Locale.ROOT, "done-%04d", i);
+      decisions.pipeInput(id, decision(id, null), START);
+      tokens.pipeInput(id, chunk(id, 0, true, "done"), START.plusMillis(10));
+    }
+    decisions.pipeInput("live", decision("live", null), START);
+    tokens.pipeInput("live", chunk("live", 0, false, "a"), START.plusMillis(10));
+
+    // One sweep looks at one batch of the store, in key order: the live sequence is kept.
+    driver.advanceWallClockTime(CONFIG.finishedRetention().plusSeconds(1));
+    assertThat(count(store)).isEqualTo(finished + 1 - SequenceSweeper.EXPIRY_BATCH);
+    driver.advanceWallClockTime(CONFIG.stallCheckInterval());
+    driver.advanceWallClockTime(CONFIG.stallCheckInterval());
+
+    assertThat(store.get("live")).isNotNull();
+    assertThat(count(store)).isEqualTo(1);
+  }
+
+  private static long count(final KeyValueStore<String, SequenceState> store) {
+    try (KeyValueIterator<String, SequenceState> all = store.all()) {
+      long entries = 0;
+      for (; all.hasNext(); all.next()) {
+        entries++;
+      }
+      return entries;
+    }
   }
 
   @Test

@@ -38,11 +38,12 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
    * @param holds child that writes the releases of sequence ids
    * @param checkInterval how often the sweep runs
    * @param scoresStore the global store of heatmap rows, by instance id
+   * @param liveStore the in-memory index of the sequences the stall checks watch
    * @param cutover whether stalled and failed attempts are reported for a backup; if not, none is
    *     reported and a failed attempt ends its sequence
    */
   public record Wiring(String storeName, String tokensStore, String responses, String stalls, String holds,
-      Duration checkInterval, String scoresStore, boolean cutover) {
+      Duration checkInterval, String scoresStore, String liveStore, boolean cutover) {
   }
 
   private final Wiring wiring;
@@ -51,6 +52,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, SequenceState> sequences;
   private TokenStore tokens;
+  private LiveSequences live;
   private ReadOnlyKeyValueStore<String, InstanceScore> scores;
 
   public AcceptTokensProcessor(final Wiring wiring, final StallDetector detector, final Duration retention,
@@ -66,6 +68,8 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
     this.sequences = context.getStateStore(wiring.storeName());
     this.tokens = new TokenStore(context.getStateStore(wiring.tokensStore()));
     this.scores = context.getStateStore(wiring.scoresStore());
+    this.live = new LiveSequences(context.getStateStore(wiring.liveStore()));
+    live.rebuild(sequences, context.currentSystemTimeMs());
     context.schedule(wiring.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::sweep);
   }
 
@@ -89,6 +93,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
       return;
     }
     sequences.put(record.key(), step.state());
+    live.note(record.key(), step.state(), nowMs);
     tokens.apply(record.key(), step);
     if (wiring.cutover() && step.state().getAttemptFailure() != null) {
       // The worker said the attempt is lost: its backup need not wait for the next sweep.
@@ -111,7 +116,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   }
 
   private void sweep(final long nowMs) {
-    sweeper.sweep(sequences, tokens, nowMs, owners(), this::reportStall, key -> release(key, nowMs));
+    sweeper.sweep(sequences, live, tokens, nowMs, owners(), this::reportStall, key -> release(key, nowMs));
   }
 
   private OwnerHealth owners() {

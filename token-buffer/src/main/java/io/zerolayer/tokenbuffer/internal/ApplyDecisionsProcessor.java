@@ -1,5 +1,7 @@
 package io.zerolayer.tokenbuffer.internal;
 
+import static java.util.Objects.requireNonNull;
+
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.SequenceStatus;
@@ -17,37 +19,28 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 public final class ApplyDecisionsProcessor implements Processor<String, RoutingDecision, String, SpecificRecord> {
 
-  private final String storeName;
-  private final String tokensStore;
-  private final String responses;
-  private final String holds;
+  private final AcceptTokensProcessor.Wiring wiring;
   private final SequenceMeters meters;
-  private final boolean cutover;
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, SequenceState> sequences;
   private TokenStore tokens;
+  private LiveSequences live;
 
   /**
-   * @param responses child that writes response chunks
-   * @param holds child that writes the releases of sequence ids
-   * @param cutover whether failed attempts go to a backup; if not, a decision for an attempt that
-   *     already failed ends its sequence
+   * @param wiring the stores and children it shares with {@link AcceptTokensProcessor}; with
+   *     cut-over off, a decision for an attempt that already failed ends its sequence
    */
-  public ApplyDecisionsProcessor(final String storeName, final String tokensStore, final String responses,
-      final String holds, final SequenceMeters meters, final boolean cutover) {
-    this.storeName = storeName;
-    this.tokensStore = tokensStore;
-    this.responses = responses;
-    this.holds = holds;
-    this.meters = meters;
-    this.cutover = cutover;
+  public ApplyDecisionsProcessor(final AcceptTokensProcessor.Wiring wiring, final SequenceMeters meters) {
+    this.wiring = requireNonNull(wiring, "wiring");
+    this.meters = requireNonNull(meters, "meters");
   }
 
   @Override
   public void init(final ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
-    this.sequences = context.getStateStore(storeName);
-    this.tokens = new TokenStore(context.getStateStore(tokensStore));
+    this.sequences = context.getStateStore(wiring.storeName());
+    this.tokens = new TokenStore(context.getStateStore(wiring.tokensStore()));
+    this.live = new LiveSequences(context.getStateStore(wiring.liveStore()));
   }
 
   @Override
@@ -63,9 +56,10 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
     final long nowMs = context.currentSystemTimeMs();
     final SequenceLedger.Step decided = SequenceDecisions.decide(current, record.value(),
         count -> tokens.first(record.key(), count), nowMs);
-    final SequenceLedger.Step step = cutover ? decided : SequenceLedger.endIfFailed(decided, nowMs);
+    final SequenceLedger.Step step = wiring.cutover() ? decided : SequenceLedger.endIfFailed(decided, nowMs);
     if (step.state() != null) {
       sequences.put(record.key(), step.state());
+      live.note(record.key(), step.state(), nowMs);
       tokens.apply(record.key(), step);
       if (current == null || current.getOutcome() == null) {
         meters.started();
@@ -76,10 +70,10 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
     }
     if (step.response() != null) {
       context.forward(new Record<String, SpecificRecord>(record.key(), step.response(), record.timestamp(),
-          ReplyTopics.headersFor(record.value().getReplyTopic())), responses);
+          ReplyTopics.headersFor(record.value().getReplyTopic())), wiring.responses());
     }
     if (HoldRelease.releases(current, step.state())) {
-      context.forward(new Record<String, SpecificRecord>(record.key(), null, record.timestamp()), holds);
+      context.forward(new Record<String, SpecificRecord>(record.key(), null, record.timestamp()), wiring.holds());
     }
   }
 }

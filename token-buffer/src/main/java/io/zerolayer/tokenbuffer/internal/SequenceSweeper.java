@@ -3,7 +3,6 @@ package io.zerolayer.tokenbuffer.internal;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.SequenceState;
-import io.zerolayer.contract.avro.SequenceStatus;
 import io.zerolayer.contract.avro.StallDetected;
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,14 +17,17 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * One wall-clock pass over a task's sequences: reports each stalled attempt (the rate rule
+ * One wall-clock pass over a task's live sequences ({@link LiveSequences}): reports each stalled attempt (the rate rule
  * only while the streams did not slow on many instances at once, see {@link FleetPace}; an
  * attempt without a token at once when its owner's streams stopped, see
- * {@link SilentOwners}), and removes
- * finished sequences (and tokens held for a decision that never came) older than the retention,
- * with a tombstone in the changelog; with cut-over off, also streaming ones silent for longer.
+ * {@link SilentOwners}); and, over a bounded slice of the store each time, removes finished
+ * sequences (and tokens held for a decision that never came) older than the retention, with a
+ * tombstone in the changelog; with cut-over off, also streaming ones silent for longer.
  */
-final class SequenceSweeper {
+public final class SequenceSweeper {
+
+  /** Sequences of the store each sweep looks at for expiry. */
+  public static final int EXPIRY_BATCH = 200;
 
   private final StallDetector detector;
   private final long retentionMs;
@@ -34,6 +36,8 @@ final class SequenceSweeper {
   private final FleetPace pace = new FleetPace();
   private final SilentOwners silentOwners = new SilentOwners();
   private final SequenceMeters meters;
+  /** Where the next sweep's expiry pass starts in the store's key order; null for its first key. */
+  private String expiryFrom;
 
   /**
    * @param cutover whether stalled attempts are reported for a backup; if not, none is, and a
@@ -53,29 +57,20 @@ final class SequenceSweeper {
    * @param released told the id of each unfinished sequence removed (with cut-over off), which
    *     nothing will end
    */
-  void sweep(final KeyValueStore<String, SequenceState> sequences, final TokenStore tokens, final long nowMs,
-      final OwnerHealth owners, final BiConsumer<String, StallDetected> stalls, final Consumer<String> released) {
+  void sweep(final KeyValueStore<String, SequenceState> sequences, final LiveSequences live, final TokenStore tokens,
+      final long nowMs, final OwnerHealth owners, final BiConsumer<String, StallDetected> stalls,
+      final Consumer<String> released) {
+    expireSome(sequences, live, tokens, nowMs, released);
     final Set<String> streaming = new HashSet<>();
-    try (KeyValueIterator<String, SequenceState> all = sequences.all()) {
-      while (all.hasNext()) {
-        final KeyValue<String, SequenceState> entry = all.next();
-        final SequenceState sequence = entry.value;
-        // Finished sequences, and tokens held for a decision that never came, leave after the retention.
-        final boolean done = sequence.getStatus() == SequenceStatus.FINISHED
-            || sequence.getStatus() == SequenceStatus.PENDING;
-        if (done || !cutover) {
-          final long quietMs = nowMs - Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs());
-          if (quietMs > retentionMs) {
-            sequences.delete(entry.key);
-            tokens.delete(entry.key);
-            if (!done) {
-              released.accept(entry.key);
-            }
-          }
+    if (cutover) {
+      for (final String key : live.ids()) {
+        final SequenceState sequence = sequences.get(key);
+        if (sequence == null || !LiveSequences.watched(sequence)) {
+          live.forget(key);
           continue;
         }
-        streaming.add(entry.key);
-        check(sequences, tokens, entry.key, sequence, nowMs, owners, stalls);
+        streaming.add(key);
+        check(sequences, tokens, key, sequence, nowMs, owners, stalls);
       }
     }
     windows.keySet().retainAll(streaming);
@@ -83,6 +78,39 @@ final class SequenceSweeper {
     if (pace.slow()) {
       meters.fleetSlowed();
     }
+  }
+
+  /**
+   * Removes, from the next {@link #EXPIRY_BATCH} sequences of the store in key order, the finished
+   * ones (and tokens held for a decision that never came) older than the retention; with cut-over
+   * off, also streaming ones silent for longer. Each sweep goes on where the last one stopped, so
+   * a sweep costs the same however many sequences the retention keeps, and each is looked at
+   * every {@code kept / EXPIRY_BATCH} sweeps.
+   */
+  private void expireSome(final KeyValueStore<String, SequenceState> sequences, final LiveSequences live,
+      final TokenStore tokens, final long nowMs, final Consumer<String> released) {
+    int seen = 0;
+    String last = null;
+    try (KeyValueIterator<String, SequenceState> next = sequences.range(expiryFrom, null)) {
+      while (next.hasNext() && seen < EXPIRY_BATCH) {
+        final KeyValue<String, SequenceState> entry = next.next();
+        seen++;
+        last = entry.key;
+        final SequenceState sequence = entry.value;
+        final boolean done = !LiveSequences.watched(sequence);
+        final long quietMs = nowMs - Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs());
+        if ((done || !cutover) && quietMs > retentionMs) {
+          sequences.delete(entry.key);
+          tokens.delete(entry.key);
+          live.forget(entry.key);
+          if (!done) {
+            released.accept(entry.key);
+          }
+        }
+      }
+    }
+    // A full batch: the next sweep starts after its last key; else the store was read to its end.
+    expiryFrom = seen == EXPIRY_BATCH ? last + "\0" : null;
   }
 
   /** Checks one streaming sequence now and reports it if it stalled, as a sweep would. */
