@@ -172,6 +172,32 @@ class TokenBufferTopologyTest {
   }
 
   @Test
+  void shouldJudgeNoStreamSilentWhileItReadsTheChunksLate() {
+    final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
+        new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());
+    decisions.pipeInput("quiet", decision("quiet", null), START);
+    tokens.pipeInput("quiet", chunk("quiet", 0, false, "a"), START.plusMillis(10));
+    decisions.pipeInput("busy", decision("busy", null), START);
+
+    // For 2 s, every chunk token-buffer reads was written a second before: its own backlog, known
+    // as such once no fresh chunk came for a second, before the quiet stream's 1200 ms are up.
+    for (int i = 0; i < 20; i++) {
+      driver.advanceWallClockTime(Duration.ofMillis(100));
+      final Instant now = START.plusMillis(100L * (i + 1));
+      tokens.pipeInput("busy", chunk("busy", i, false, "b"), now.minusSeconds(1));
+    }
+    assertThat(stalls.readKeyValuesToList()).extracting(stall -> stall.key).as("no silence judged while reading late")
+        .doesNotContain("quiet");
+
+    // Caught up (the next chunk read at once), the quiet stream is judged again.
+    tokens.pipeInput("busy", chunk("busy", 20, false, "b"), START.plusMillis(2000));
+    driver.advanceWallClockTime(Duration.ofMillis(100));
+    driver.advanceWallClockTime(Duration.ofMillis(100));
+
+    assertThat(stalls.readKeyValuesToList()).extracting(stall -> stall.key).contains("quiet");
+  }
+
+  @Test
   void shouldHandAnAttemptTheWorkerReportedFailedToABackupAsSoonAsTheReportIsRead() {
     final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
         new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());

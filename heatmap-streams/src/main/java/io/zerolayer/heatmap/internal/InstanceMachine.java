@@ -85,10 +85,12 @@ public final class InstanceMachine {
    *
    * @param lastSeenMs when the instance's latest sample was processed
    * @param signals the rules' inputs as of its latest sample
+   * @param readingLate whether the heatmap reads its telemetry late (behind its input): silence
+   *     is then the heatmap's own backlog, and no instance is suspected or ejected for it
    */
   public Assessment onTick(final String instanceId, final String zone, final Machine machine,
-      final long lastSeenMs, final Signals signals, final long nowMs) {
-    final long silentMs = nowMs - lastSeenMs;
+      final long lastSeenMs, final Signals signals, final long nowMs, final boolean readingLate) {
+    final long silentMs = readingLate ? 0 : nowMs - lastSeenMs;
     final InstanceState state = machine.state();
     if (silentMs >= timings.ejectAfterMs() && state != InstanceState.EJECTED) {
       return moved(instanceId, zone, machine, InstanceState.EJECTED,

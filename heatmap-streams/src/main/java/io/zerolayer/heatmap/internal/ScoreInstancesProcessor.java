@@ -8,6 +8,7 @@ import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.avro.InstanceStatus;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.contract.avro.LatencyFit;
+import io.zerolayer.runtime.LateReads;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -34,6 +35,8 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
   private final DistributionSummary emitLag;
   private final InstanceMachine machine;
   private final Ewma ewma;
+  /** Samples read 250 ms or more after they were sent, none fresher for as long: the heatmap is behind. */
+  private final LateReads lateReads = new LateReads(250, 250);
   private HeatmapOutputs outputs;
   private KeyValueStore<String, InstanceStatus> statuses;
   private KeyValueStore<String, LatencyFit> fits;
@@ -77,6 +80,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
       return;
     }
     final long nowMs = outputs.now();
+    lateReads.read(record.timestamp(), nowMs);
     final WindowStats window = windows.current(id, sample.getSampleTimeMs());
     final double[] smoothed = ewma.next(status == null ? null : toArray(status),
         status == null ? 0 : sample.getSampleTimeMs() - status.getLatest().getSampleTimeMs(), values);
@@ -103,6 +107,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
   }
 
   private void tick(final long nowMs) {
+    final boolean late = lateReads.late(nowMs);
     final var verdicts = zones.assess(nowMs, outputs);
     try (KeyValueIterator<String, InstanceStatus> all = statuses.all()) {
       while (all.hasNext()) {
@@ -110,7 +115,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
         InstanceStatus status = entry.value;
         final InstanceScore row = status.getRow();
         final Assessment assessment = machine.onTick(entry.key, row.getZone(), InstanceRows.machine(status),
-            Math.max(status.getLastSeenMs(), startedMs), InstanceRows.signals(row), nowMs);
+            Math.max(status.getLastSeenMs(), startedMs), InstanceRows.signals(row), nowMs, late);
         outputs.publish(entry.key, assessment);
         final InstanceState state = assessment.machine().state();
         if (state == InstanceState.EJECTED || state == InstanceState.SUSPECT) {

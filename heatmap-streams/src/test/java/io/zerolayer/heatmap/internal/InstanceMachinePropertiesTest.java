@@ -64,7 +64,7 @@ class InstanceMachinePropertiesTest {
       now += step.gapMs();
       final Assessment assessment;
       if (step.tickOnly() && current != null) {
-        assessment = machine.onTick("gpu-1", "zone-a", current, lastSeen, last, now);
+        assessment = machine.onTick("gpu-1", "zone-a", current, lastSeen, last, now, false);
       } else {
         assessment = machine.onSample("gpu-1", "zone-a", current, step.signals(), now);
         last = step.signals();

@@ -85,6 +85,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
     }
     final long nowMs = context.currentSystemTimeMs();
     final long offset = context.recordMetadata().map(RecordMetadata::offset).orElse(-1L);
+    sweeper.read(record.timestamp(), nowMs);
     final SequenceState current = sequences.get(record.key());
     final SequenceLedger.Step accepted = SequenceLedger.accept(current, record.value(), offset, nowMs);
     final SequenceLedger.Step step = wiring.cutover() ? accepted : SequenceLedger.endIfFailed(accepted, nowMs);

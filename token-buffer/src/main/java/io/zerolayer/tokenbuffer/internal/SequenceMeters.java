@@ -14,6 +14,7 @@ public final class SequenceMeters {
   private final AtomicLong active = new AtomicLong();
   private final Counter stalls;
   private final Counter fleetSlowSweeps;
+  private final Counter lateSweeps;
 
   public SequenceMeters(final MeterRegistry registry) {
     for (final SequenceLedger.Verdict verdict : SequenceLedger.Verdict.values()) {
@@ -27,6 +28,9 @@ public final class SequenceMeters {
         .register(registry);
     fleetSlowSweeps = Counter.builder("zerolayer.tokenbuffer.fleet.slow.sweeps")
         .description("Stall checks that found streams slowed on many instances at once, holding the rate rule")
+        .register(registry);
+    lateSweeps = Counter.builder("zerolayer.tokenbuffer.late.sweeps")
+        .description("Stall checks made while token-buffer read its chunks late, holding every timing rule")
         .register(registry);
     Gauge.builder("zerolayer.tokenbuffer.active.sequences", active, AtomicLong::get)
         .description("Sequences decided and not yet finished, on this process's tasks")
@@ -43,6 +47,10 @@ public final class SequenceMeters {
 
   void fleetSlowed() {
     fleetSlowSweeps.increment();
+  }
+
+  void readLate() {
+    lateSweeps.increment();
   }
 
   void started() {

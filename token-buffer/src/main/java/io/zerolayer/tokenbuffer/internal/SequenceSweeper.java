@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.SequenceState;
 import io.zerolayer.contract.avro.StallDetected;
+import io.zerolayer.runtime.LateReads;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,6 +36,8 @@ public final class SequenceSweeper {
   private final Map<String, StallDetector.Window> windows = new HashMap<>();
   private final FleetPace pace = new FleetPace();
   private final SilentOwners silentOwners = new SilentOwners();
+  /** Chunks read 250 ms or more after they were written, and none fresher for a second: token-buffer is behind. */
+  private final LateReads readLag = new LateReads(250, 1_000);
   private final SequenceMeters meters;
   /** Where the next sweep's expiry pass starts in the store's key order; null for its first key. */
   private String expiryFrom;
@@ -61,6 +64,9 @@ public final class SequenceSweeper {
       final long nowMs, final OwnerHealth owners, final BiConsumer<String, StallDetected> stalls,
       final Consumer<String> released) {
     expireSome(sequences, live, tokens, nowMs, released);
+    if (readLag.late(nowMs)) {
+      meters.readLate();
+    }
     final Set<String> streaming = new HashSet<>();
     if (cutover) {
       for (final String key : live.ids()) {
@@ -113,13 +119,18 @@ public final class SequenceSweeper {
     expiryFrom = seen == EXPIRY_BATCH ? last + "\0" : null;
   }
 
+  /** Notes a token chunk written at {@code writtenMs} and read now, for {@link LateReads}. */
+  void read(final long writtenMs, final long nowMs) {
+    readLag.read(writtenMs, nowMs);
+  }
+
   /** Checks one streaming sequence now and reports it if it stalled, as a sweep would. */
   void check(final KeyValueStore<String, SequenceState> sequences, final TokenStore tokens, final String key,
       final SequenceState sequence, final long nowMs, final OwnerHealth owners,
       final BiConsumer<String, StallDetected> stalls) {
     final StallDetector.Window window = windows.computeIfAbsent(key, k -> new StallDetector.Window(nowMs));
     final String reason = detector.check(sequence, window, nowMs, ownerTrouble(sequence, owners, nowMs),
-        pace.slow());
+        pace.slow(), readLag.late(nowMs));
     if (window.rateCheckedAt(nowMs)) {
       pace.note(StallDetector.watched(sequence), window.slowing());
     }

@@ -75,9 +75,11 @@ public final class StallDetector {
    * @param ownerTrouble why the heatmap wants the owner's sequences moved, or null
    * @param fleetSlow whether the last sweep saw streams slow on many instances at once; the rate
    *     rule then counts its checks but reports nothing until that ends
+   * @param readingLate whether token-buffer reads the chunks late (see {@code LateReads}): only the
+   *     heatmap's word and the worker's own failure report count then, no silence or slowness
    */
   String check(final SequenceState sequence, final Window window, final long nowMs, final String ownerTrouble,
-      final boolean fleetSlow) {
+      final boolean fleetSlow, final boolean readingLate) {
     if (sequence.getStatus() != SequenceStatus.STREAMING || sequence.getOwner() == null
         || sequence.getOutcome() == null || sequence.getFinishReason() != null) {
       return null;
@@ -93,6 +95,9 @@ public final class StallDetector {
     }
     if (sequence.getAttemptFailure() != null) {
       return "the worker reported the attempt failed: " + sequence.getAttemptFailure();
+    }
+    if (readingLate) {
+      return null;
     }
     if (!started(sequence)) {
       // Before its first token, an attempt whose worker says it is alive (queued) is not stalled.

@@ -15,11 +15,20 @@ class StallDetectorTest {
   private final StallDetector.Window window = new StallDetector.Window(0);
 
   @Test
+  void shouldJudgeNoSilenceWhileTokenBufferReadsLateButStillTheHeatmapsWord() {
+    final SequenceState streaming = streaming(2, 20.0, 1_000);
+
+    assertThat(detector.check(streaming, window, 5_000, null, false, true)).isNull();
+    assertThat(detector.check(streaming, window, 5_000, "owner gpu-1 ejected by the heatmap", false, true))
+        .isEqualTo("owner gpu-1 ejected by the heatmap");
+  }
+
+  @Test
   void shouldReportNoTokenWithinTheInstanceTimeout() {
     final SequenceState streaming = streaming(2, 20.0, 1_000);
 
-    assertThat(detector.check(streaming, window, 2_200, null, false)).isNull();
-    assertThat(detector.check(streaming, window, 2_201, null, false)).isEqualTo("no token within 1200 ms");
+    assertThat(detector.check(streaming, window, 2_200, null, false, false)).isNull();
+    assertThat(detector.check(streaming, window, 2_201, null, false, false)).isEqualTo("no token within 1200 ms");
   }
 
   @Test
@@ -27,8 +36,8 @@ class StallDetectorTest {
     final SequenceState waiting = streaming(0, 0.0, 1_000);
     waiting.setAttemptTokens(0);
 
-    assertThat(detector.check(waiting, window, 3_900, null, false)).isNull();
-    assertThat(detector.check(waiting, window, 4_001, null, false))
+    assertThat(detector.check(waiting, window, 3_900, null, false, false)).isNull();
+    assertThat(detector.check(waiting, window, 4_001, null, false, false))
         .startsWith("no first token and no word from the worker");
   }
 
@@ -38,37 +47,37 @@ class StallDetectorTest {
     queued.setAttemptTokens(0);
     queued.setLastHeartbeatMs(3_500);
 
-    assertThat(detector.check(queued, window, 6_000, null, false)).isNull();
-    assertThat(detector.check(queued, window, 6_501, null, false)).isNotNull();
+    assertThat(detector.check(queued, window, 6_000, null, false, false)).isNull();
+    assertThat(detector.check(queued, window, 6_501, null, false, false)).isNotNull();
   }
 
   @Test
   void shouldReportARateDownMoreThan40PercentForThreeChecksInARow() {
     // 100 tokens/s is 10 per 100 ms check; 5 per check is a rate down 50 %
-    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false);
+    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false, false);
 
-    assertThat(detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false)).isNull();
-    assertThat(detector.check(streaming(20, 100.0, 1_200), window, 1_200, null, false)).isNull();
-    assertThat(detector.check(streaming(25, 100.0, 1_300), window, 1_300, null, false))
+    assertThat(detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false, false)).isNull();
+    assertThat(detector.check(streaming(20, 100.0, 1_200), window, 1_200, null, false, false)).isNull();
+    assertThat(detector.check(streaming(25, 100.0, 1_300), window, 1_300, null, false, false))
         .contains("rate down more than 40%");
   }
 
   @Test
   void shouldHoldTheRateRuleWhileTheFleetSlowedTogetherAndReportOnceItEnds() {
-    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false);
-    detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false);
-    detector.check(streaming(20, 100.0, 1_200), window, 1_200, null, true);
+    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false, false);
+    detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false, false);
+    detector.check(streaming(20, 100.0, 1_200), window, 1_200, null, true, false);
 
-    assertThat(detector.check(streaming(25, 100.0, 1_300), window, 1_300, null, true))
+    assertThat(detector.check(streaming(25, 100.0, 1_300), window, 1_300, null, true, false))
         .as("no backup is faster when every instance slowed").isNull();
     assertThat(window.slowing()).isTrue();
-    assertThat(detector.check(streaming(30, 100.0, 1_400), window, 1_400, null, false))
+    assertThat(detector.check(streaming(30, 100.0, 1_400), window, 1_400, null, false, false))
         .contains("rate down more than 40%");
   }
 
   @Test
   void shouldStillReportASilentStreamWhileTheFleetSlowed() {
-    assertThat(detector.check(streaming(2, 20.0, 1_000), window, 2_201, null, true))
+    assertThat(detector.check(streaming(2, 20.0, 1_000), window, 2_201, null, true, false))
         .isEqualTo("no token within 1200 ms");
   }
 
@@ -85,12 +94,12 @@ class StallDetectorTest {
 
   @Test
   void shouldForgiveASlowCheckWhenTheNextIsBackToPace() {
-    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false);
+    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false, false);
 
-    assertThat(detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false)).isNull();
-    assertThat(detector.check(streaming(20, 100.0, 1_200), window, 1_200, null, false)).isNull();
-    assertThat(detector.check(streaming(30, 100.0, 1_300), window, 1_300, null, false)).isNull();
-    assertThat(detector.check(streaming(35, 100.0, 1_400), window, 1_400, null, false)).isNull();
+    assertThat(detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false, false)).isNull();
+    assertThat(detector.check(streaming(20, 100.0, 1_200), window, 1_200, null, false, false)).isNull();
+    assertThat(detector.check(streaming(30, 100.0, 1_300), window, 1_300, null, false, false)).isNull();
+    assertThat(detector.check(streaming(35, 100.0, 1_400), window, 1_400, null, false, false)).isNull();
   }
 
   @Test
@@ -100,8 +109,8 @@ class StallDetectorTest {
     final SequenceState ended = streaming(2, 20.0, 0);
     ended.setFinishReason("throttled");
 
-    assertThat(detector.check(finished, window, 60_000, null, false)).isNull();
-    assertThat(detector.check(ended, window, 60_000, null, false)).isNull();
+    assertThat(detector.check(finished, window, 60_000, null, false, false)).isNull();
+    assertThat(detector.check(ended, window, 60_000, null, false, false)).isNull();
   }
 
   @Test
@@ -110,8 +119,8 @@ class StallDetectorTest {
     reported.setStallReportedEpoch(1);
     window.reported(5_000);
 
-    assertThat(detector.check(reported, window, 6_199, null, false)).isNull();
-    assertThat(detector.check(reported, window, 6_200, null, false)).isEqualTo("no token within 1200 ms");
+    assertThat(detector.check(reported, window, 6_199, null, false, false)).isNull();
+    assertThat(detector.check(reported, window, 6_200, null, false, false)).isEqualTo("no token within 1200 ms");
   }
 
   @Test
@@ -140,8 +149,8 @@ class StallDetectorTest {
     // Progress stored at 1 s; this instance, started after a crash, first checks it at 30 s.
     final StallDetector.Window fresh = new StallDetector.Window(30_000);
 
-    assertThat(detector.check(before, fresh, 30_100, null, false)).isNull();
-    assertThat(detector.check(before, fresh, 31_300, null, false)).isEqualTo("no token within 1200 ms");
+    assertThat(detector.check(before, fresh, 30_100, null, false, false)).isNull();
+    assertThat(detector.check(before, fresh, 31_300, null, false, false)).isEqualTo("no token within 1200 ms");
   }
 
   @Test
@@ -160,7 +169,7 @@ class StallDetectorTest {
     final StallDetector.Window window = new StallDetector.Window(0);
     final SequenceState streaming = streaming(10, 100.0, 1_000);
 
-    assertThat(detector.check(streaming, window, 1_001, "owner gpu-1 ejected by the heatmap (fragmentation)", false))
+    assertThat(detector.check(streaming, window, 1_001, "owner gpu-1 ejected by the heatmap (fragmentation)", false, false))
         .isEqualTo("owner gpu-1 ejected by the heatmap (fragmentation)");
   }
 
