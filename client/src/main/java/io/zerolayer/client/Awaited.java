@@ -16,6 +16,16 @@ interface Awaited {
    */
   boolean fromDurable(ResponseChunk chunk);
 
+  /**
+   * Passes on what was held back until the sequence could tell its own chunks (see
+   * {@link PendingResponse}); called by the reader between polls.
+   *
+   * @return whether the sequence is done and no longer awaited
+   */
+  default boolean releaseHeld() {
+    return false;
+  }
+
   /** The reader cannot go on, or the request could not be sent. */
   void fail(Throwable cause);
 }

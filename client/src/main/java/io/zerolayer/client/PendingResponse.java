@@ -4,16 +4,20 @@ import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.TokenChunk;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * One request the client waits for: merges the workers' chunks with the durable stream
  * ({@link StreamMerger}), hands each new part to its listeners, each index once and in order, and
  * completes with the whole response once the durable stream ends. Chunks that answer another
  * request with the same sequence id (one the routers refused because the id was in use) are not
- * its own: once the request's place on the ingress topic is known, they are passed over. Used by
- * the reader thread, but for {@link #placed}.
+ * its own: they are passed over by the request's place on the ingress topic. A chunk that names a
+ * place read before the client knows its own (the producer's acknowledgement can come after the
+ * answer) is held back until it does. Used by the reader thread, but for {@link #placed}.
  */
 final class PendingResponse implements Awaited {
 
@@ -27,6 +31,8 @@ final class PendingResponse implements Awaited {
   private final StreamMerger merger;
   private final Consumer<ResponseChunk> listener;
   private volatile Place place;
+  /** Chunks that named a place before this request's own was known, in the order read. */
+  private final List<SpecificRecord> held = new ArrayList<>();
 
   /**
    * @param listener called with each new part of the stream, then with its last chunk; must not block
@@ -47,16 +53,53 @@ final class PendingResponse implements Awaited {
     place = new Place(partition, offset);
   }
 
-  /** Whether a chunk answering the request at that place (-1 when it does not say) may be this request's. */
+  /**
+   * Whether a chunk answering the request at that place (-1 when it does not say, as older writers
+   * do) is this request's; call only once the place is known or the chunk names none.
+   */
   private boolean mine(final int partition, final long offset) {
     final Place own = place;
-    return own == null || partition < 0 || offset < 0 || own.partition() == partition && own.offset() == offset;
+    return partition < 0 || offset < 0 || own.partition() == partition && own.offset() == offset;
+  }
+
+  /** Whether the chunk must wait: it names a place, and this request's is not known yet. */
+  private boolean heldBack(final SpecificRecord chunk, final int partition, final long offset) {
+    if (place == null && partition >= 0 && offset >= 0) {
+      held.add(chunk);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Once the request's place is known, passes the chunks held back before it, in order.
+   *
+   * @return whether the response is done
+   */
+  @Override
+  public boolean releaseHeld() {
+    if (held.isEmpty() || place == null) {
+      return false;
+    }
+    final List<SpecificRecord> release = List.copyOf(held);
+    held.clear();
+    boolean done = false;
+    for (final SpecificRecord chunk : release) {
+      if (chunk instanceof TokenChunk worker) {
+        fromWorker(worker);
+      } else {
+        done = fromDurable((ResponseChunk) chunk) || done;
+      }
+    }
+    return done;
   }
 
   /** A worker's chunk: its new tokens go on at once if it belongs to the stream. */
   @Override
   public void fromWorker(final TokenChunk chunk) {
-    if (!mine(chunk.getRequestPartition(), chunk.getRequestOffset())) {
+    releaseHeld();
+    if (heldBack(chunk, chunk.getRequestPartition(), chunk.getRequestOffset())
+        || !mine(chunk.getRequestPartition(), chunk.getRequestOffset())) {
       return;
     }
     final ResponseChunk fresh = merger.fromWorker(chunk);
@@ -73,7 +116,11 @@ final class PendingResponse implements Awaited {
    */
   @Override
   public boolean fromDurable(final ResponseChunk chunk) {
-    if (!mine(chunk.getRequestPartition(), chunk.getRequestOffset())) {
+    if (releaseHeld()) {
+      return true;
+    }
+    if (heldBack(chunk, chunk.getRequestPartition(), chunk.getRequestOffset())
+        || !mine(chunk.getRequestPartition(), chunk.getRequestOffset())) {
       return false;
     }
     final ResponseChunk fresh = merger.fromDurable(chunk);

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -142,6 +143,7 @@ final class ResponseReader implements AutoCloseable {
       started.countDown();
       while (running) {
         applyWatchChanges();
+        releaseHeld();
         poll();
       }
     } catch (final WakeupException e) {
@@ -279,15 +281,25 @@ final class ResponseReader implements AutoCloseable {
 
   private static <A extends Awaited> void deliver(final Map<String, A> waiting, final ResponseChunk chunk) {
     final A entry = waiting.get(chunk.getSequenceId());
-    if (entry == null) {
-      return;
+    if (entry != null) {
+      settle(waiting, chunk.getSequenceId(), entry, () -> entry.fromDurable(chunk));
     }
+  }
+
+  /** Passes on the chunks each pending request held back until its place was known. */
+  private void releaseHeld() {
+    pending.forEach((sequenceId, entry) -> settle(pending, sequenceId, entry, entry::releaseHeld));
+  }
+
+  /** Runs one delivery to an awaited sequence; it leaves the waiting ones when done or broken. */
+  private static <A extends Awaited> void settle(final Map<String, A> waiting, final String sequenceId, final A entry,
+      final BooleanSupplier delivery) {
     try {
-      if (entry.fromDurable(chunk)) {
-        waiting.remove(chunk.getSequenceId(), entry);
+      if (delivery.getAsBoolean()) {
+        waiting.remove(sequenceId, entry);
       }
     } catch (final IllegalStateException e) {
-      waiting.remove(chunk.getSequenceId(), entry);
+      waiting.remove(sequenceId, entry);
       entry.fail(e);
     }
   }

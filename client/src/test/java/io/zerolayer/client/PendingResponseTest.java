@@ -29,10 +29,25 @@ class PendingResponseTest {
   }
 
   @Test
-  void shouldTakeEveryChunkWhileItsPlaceIsNotKnownYet() throws Exception {
-    pending.fromWorker(worker(10, "a"));
-    assertThat(pending.fromDurable(durable(10, 0, true, RoutingOutcome.DIRECT, "a"))).isTrue();
+  void shouldHoldBackAnotherRequestsChunksReadBeforeItsOwnPlaceIsKnown() throws Exception {
+    // The live stream's chunks come before the producer acknowledged this request's record
+    pending.fromWorker(worker(10, "a", "b"));
+    assertThat(pending.fromDurable(durable(10, 8, false, null, "i", "j"))).isFalse();
+    pending.placed(1, 11);
 
+    assertThat(pending.releaseHeld()).isFalse();
+    assertThat(pending.fromDurable(durable(11, 0, true, RoutingOutcome.REJECTED))).isTrue();
+    assertThat(passed).extracting(ResponseChunk::getTokens).containsExactly(List.of());
+    assertThat(pending.future().get().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+  }
+
+  @Test
+  void shouldPassItsOwnChunksHeldBackOnceItsPlaceIsKnown() throws Exception {
+    pending.fromWorker(worker(10, "a"));
+    assertThat(pending.fromDurable(durable(10, 0, true, RoutingOutcome.DIRECT, "a"))).isFalse();
+    pending.placed(1, 10);
+
+    assertThat(pending.releaseHeld()).isTrue();
     assertThat(pending.future().get().text()).isEqualTo("a");
   }
 

@@ -49,10 +49,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One router: waits until its heatmap view has read the score topic to its end, then reads
- * requests, stall reports and sequence holds as a member of the routers' consumer group. The holds
- * a poll brings are applied first, outside any transaction; its requests and stall reports, their
- * decisions, dispatches and commands, and the consumed offsets are then one Kafka transaction, so
- * a router killed at any point neither loses a request nor dispatches one twice.
+ * requests, stall reports and sequence holds as a member of the routers' consumer group. Each poll's requests, their decisions,
+ * dispatches and commands, and the consumed offsets are one Kafka transaction, so a router
+ * killed at any point neither loses a request nor dispatches one twice.
  */
 public final class Router implements AutoCloseable {
 
@@ -157,7 +156,7 @@ public final class Router implements AutoCloseable {
       started.countDown();
       while (running) {
         failIfHeatmapFailed();
-        final ConsumerRecords<byte[], byte[]> records = holdsFeed.applyHolds(consumer.poll(Duration.ofMillis(100)));
+        final ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
         if (!records.isEmpty()) {
           final boolean committed = transaction.run(records, this::route);
           stallRouter.settle(committed);
@@ -183,7 +182,7 @@ public final class Router implements AutoCloseable {
     if (record.topic().equals(stallTopic)) {
       stallRouter.route(record, out);
     } else if (record.topic().equals(holdsFeed.topic())) {
-      holdsFeed.apply(record, out); // a hold that could not be read: it goes to the dead-letter topic
+      holdsFeed.apply(record, out);
     } else {
       requestRouter.route(record, out);
     }

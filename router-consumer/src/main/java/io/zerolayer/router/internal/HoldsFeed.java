@@ -17,7 +17,6 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
@@ -31,9 +30,7 @@ import org.slf4j.LoggerFactory;
  * holds are read up to where they stood, so that no request is routed before the ids in use on
  * its partition are known; every hold and release read after that is applied as it comes. The
  * holds, requests and stalls topics share their partition count, and the routers' range
- * assignment gives each router the same partition numbers of each. Holds are applied outside the
- * router's transactions: their offsets are never committed, since a partition taken is read from
- * its beginning, so a hold costs no transaction of its own. Used by one router thread only.
+ * assignment gives each router the same partition numbers of each. Used by one router thread only.
  */
 public final class HoldsFeed implements ConsumerRebalanceListener {
 
@@ -102,49 +99,6 @@ public final class HoldsFeed implements ConsumerRebalanceListener {
     if (!caughtUp.isEmpty()) {
       consumer.resume(caughtUp);
       LOG.info("Sequence holds read for {}; {} ids in use; taking requests", caughtUp, holds.size());
-    }
-  }
-
-  /**
-   * Applies the holds among a poll's records, before its requests are routed, and returns the
-   * records left for the transaction: requests, stall reports, and any hold that could not be read
-   * (it goes to the dead-letter topic inside the transaction, through {@link #apply}). When the
-   * schema registry cannot be reached, every partition of the poll is read again and nothing is left.
-   */
-  public ConsumerRecords<byte[], byte[]> applyHolds(final ConsumerRecords<byte[], byte[]> polled) {
-    final Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> left = new HashMap<>();
-    try {
-      for (final TopicPartition partition : polled.partitions()) {
-        for (final ConsumerRecord<byte[], byte[]> record : polled.records(partition)) {
-          if (!partition.topic().equals(holdTopic) || !applied(record)) {
-            left.computeIfAbsent(partition, p -> new ArrayList<>()).add(record);
-          }
-        }
-      }
-    } catch (final SerializationException e) {
-      // Applying a hold again is harmless: the poll is read again, in the same order.
-      LOG.warn("A sequence hold could not be read, the schema registry is unreachable; reading the poll again: {}",
-          e.toString());
-      PollTransaction.rewind(consumer, polled);
-      return ConsumerRecords.empty();
-    }
-    return new ConsumerRecords<>(left, Map.of());
-  }
-
-  /** Whether a hold record is applied; false when it has to go to the dead-letter topic. */
-  private boolean applied(final ConsumerRecord<byte[], byte[]> record) {
-    if (record.key() == null) {
-      return false;
-    }
-    try {
-      holds.apply(new String(record.key(), StandardCharsets.UTF_8),
-          record.value() == null ? null : values.deserialize(record.topic(), record.value()));
-      return true;
-    } catch (final SerializationException e) {
-      if (SchemaRegistryUnavailableException.causedBy(e)) {
-        throw e;
-      }
-      return false;
     }
   }
 

@@ -78,7 +78,7 @@ public final class PollTransaction {
   private boolean abort(final ConsumerRecords<byte[], byte[]> records, final String what, final KafkaException e) {
     LOG.warn("{}, aborting and re-reading its records: {}", what, e.toString());
     producer.abortTransaction();
-    rewind(consumer, records);
+    rewind(records);
     meters.aborted();
     return false;
   }
@@ -96,7 +96,7 @@ public final class PollTransaction {
   }
 
   /** Seeks each partition back to the first record of the batch, to be read again. */
-  static void rewind(final Consumer<byte[], byte[]> consumer, final ConsumerRecords<byte[], byte[]> records) {
+  private void rewind(final ConsumerRecords<byte[], byte[]> records) {
     for (final TopicPartition partition : records.partitions()) {
       consumer.seek(partition, records.records(partition).get(0).offset());
     }
