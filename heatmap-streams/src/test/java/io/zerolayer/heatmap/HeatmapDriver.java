@@ -98,8 +98,15 @@ final class HeatmapDriver implements AutoCloseable {
     }
   }
 
-  /** Moves the wall clock; punctuations run. */
+  /** Moves the wall clock in steps of at most one sample interval, as a running app sees it; punctuations run. */
   void advance(final Duration duration) {
+    for (long left = duration.toMillis(); left > 0; left -= SAMPLE_MS) {
+      pause(Duration.ofMillis(Math.min(SAMPLE_MS, left)));
+    }
+  }
+
+  /** Moves the wall clock in one jump, as an app that was paused (a GC, a starved thread) sees it. */
+  void pause(final Duration duration) {
     nowMs += duration.toMillis();
     driver.advanceWallClockTime(duration);
   }

@@ -55,6 +55,21 @@ class StalenessAndCadenceTest {
   }
 
   @Test
+  void shouldCountSilenceAgainAfterThePausesOfTheHeatmapItself() {
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+    heatmap.statusEvents();
+
+    // When the heatmap itself does not run for 2 s (its JVM paused), no instance is judged for it
+    heatmap.pause(Duration.ofMillis(2_000));
+    heatmap.advance(Duration.ofMillis(400));
+    assertThat(heatmap.instanceStates("gpu-1")).isEmpty();
+
+    // and silence that goes on while it watches again is
+    heatmap.advance(Duration.ofMillis(200));
+    assertThat(heatmap.instanceStates("gpu-1")).containsExactly("SUSPECT");
+  }
+
+  @Test
   void shouldComeBackFromSuspectWhenSamplesResume() {
     heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
     heatmap.advance(Duration.ofMillis(600));

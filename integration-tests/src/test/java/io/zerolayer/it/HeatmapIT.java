@@ -138,7 +138,12 @@ class HeatmapIT {
         HeatmapConfig.APPLICATION_ID, rig.catalogue().name(Topics.TELEMETRY) + "-heatmap",
         HeatmapConfig.STATE_DIR, rig.stateDir().resolve(name).toString(),
         HeatmapConfig.HTTP_PORT, 0,
-        HeatmapConfig.EMIT_INTERVAL_MS, EMIT_INTERVAL.toMillis())), "127.0.0.1");
+        HeatmapConfig.EMIT_INTERVAL_MS, EMIT_INTERVAL.toMillis(),
+        // These tests are about fragmentation and forwarding, not silence: a feed held up for half
+        // a second on this busy machine (a pause of the broker's JVM) must not make gpu-1 SUSPECT
+        // during its observation. Staleness has tests of its own.
+        HeatmapConfig.SUSPECT_AFTER_MS, 2_000L,
+        HeatmapConfig.EJECT_AFTER_MS, 10_000L)), "127.0.0.1");
   }
 
   private static boolean healthy(final List<ConsumerRecord<String, InstanceScore>> rows, final String id) {

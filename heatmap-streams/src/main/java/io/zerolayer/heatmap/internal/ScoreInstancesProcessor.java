@@ -28,6 +28,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 public final class ScoreInstancesProcessor implements Processor<String, InstanceTelemetry, String, Object> {
 
+  /**
+   * A punctuation this much later than due means the heatmap itself did not run (a pause of its
+   * JVM, a starved thread): the silence it would then see is its own.
+   */
+  private static final long OWN_PAUSE_MS = 250;
+
   private final HeatmapStores names;
   private final ScoringSettings settings;
   private final LatencyFitter fitter;
@@ -42,7 +48,8 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
   private KeyValueStore<String, LatencyFit> fits;
   private TelemetryWindows windows;
   private ZoneReporter zones;
-  private long startedMs;
+  /** Since when this task has watched without pausing: silence before it is not judged. */
+  private long watchingSinceMs;
   private long lastEmitMs;
 
   public ScoreInstancesProcessor(final HeatmapStores names, final ScoringSettings settings,
@@ -65,7 +72,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
         settings.windowSize(), settings.windowAdvance(), settings.historyWindow());
     zones = new ZoneReporter(context.getStateStore(names.zoneState()), context.getStateStore(names.scoresGlobal()),
         context.taskId().partition(), settings.partitions());
-    startedMs = context.currentSystemTimeMs();
+    watchingSinceMs = context.currentSystemTimeMs();
     context.schedule(settings.emitInterval(), PunctuationType.WALL_CLOCK_TIME, this::tick);
   }
 
@@ -108,6 +115,9 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
 
   private void tick(final long nowMs) {
     final boolean late = lateReads.late(nowMs);
+    if (lastEmitMs > 0 && nowMs - lastEmitMs > settings.emitInterval().toMillis() + OWN_PAUSE_MS) {
+      watchingSinceMs = nowMs;
+    }
     final var verdicts = zones.assess(nowMs, outputs);
     try (KeyValueIterator<String, InstanceStatus> all = statuses.all()) {
       while (all.hasNext()) {
@@ -115,7 +125,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
         InstanceStatus status = entry.value;
         final InstanceScore row = status.getRow();
         final Assessment assessment = machine.onTick(entry.key, row.getZone(), InstanceRows.machine(status),
-            Math.max(status.getLastSeenMs(), startedMs), InstanceRows.signals(row), nowMs, late);
+            Math.max(status.getLastSeenMs(), watchingSinceMs), InstanceRows.signals(row), nowMs, late);
         outputs.publish(entry.key, assessment);
         final InstanceState state = assessment.machine().state();
         if (state == InstanceState.EJECTED || state == InstanceState.SUSPECT) {
