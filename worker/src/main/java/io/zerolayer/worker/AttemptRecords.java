@@ -29,6 +29,12 @@ final class AttemptRecords {
   }
 
   TokenChunk chunk(final int startIndex, final List<String> tokens, final boolean last, final String finishReason) {
+    return chunk(startIndex, tokens, last, finishReason, System.currentTimeMillis());
+  }
+
+  /** @param emittedAtMs when the engine emitted the chunk's first token */
+  TokenChunk chunk(final int startIndex, final List<String> tokens, final boolean last, final String finishReason,
+      final long emittedAtMs) {
     return TokenChunk.newBuilder()
         .setSequenceId(task.getSequenceId())
         .setEpoch(task.getEpoch())
@@ -42,7 +48,7 @@ final class AttemptRecords {
         .setRouting(task.getRouting())
         .setRequestPartition(task.getRequestPartition())
         .setRequestOffset(task.getRequestOffset())
-        .setEmittedAtMs(System.currentTimeMillis())
+        .setEmittedAtMs(emittedAtMs)
         .build();
   }
 

@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
@@ -48,13 +51,28 @@ final class WorkerOutput implements AutoCloseable {
   private final String tokenTopic;
   private final String completionTopic;
   private final String stallTopic;
+  /** Runs what waits for a chunk's acknowledgement, off the producer's thread, which must never wait for a lock. */
+  private final Executor acknowledgements;
+  private final ExecutorService ownAcknowledgements;
 
   WorkerOutput(final ClusterSettings cluster, final ContractSerdes serdes) {
     this(new KafkaProducer<>(producerProperties(cluster), new StringSerializer(), serdes.anyRecordSerializer()),
-        cluster.catalogue());
+        cluster.catalogue(), Executors.newSingleThreadExecutor(runnable -> {
+          final Thread thread = new Thread(runnable, "worker-chunk-acknowledgements");
+          thread.setDaemon(true);
+          return thread;
+        }));
   }
 
+  /** For tests: acknowledgements are handled on the thread that completes the send. */
   WorkerOutput(final Producer<String, SpecificRecord> producer, final TopicCatalogue catalogue) {
+    this(producer, catalogue, null);
+  }
+
+  private WorkerOutput(final Producer<String, SpecificRecord> producer, final TopicCatalogue catalogue,
+      final ExecutorService acknowledgements) {
+    this.ownAcknowledgements = acknowledgements;
+    this.acknowledgements = acknowledgements == null ? Runnable::run : acknowledgements;
     this.producer = requireNonNull(producer, "producer");
     this.tokenTopic = catalogue.name(Topics.TOKENS);
     this.completionTopic = catalogue.name(Topics.COMPLETIONS);
@@ -92,7 +110,15 @@ final class WorkerOutput implements AutoCloseable {
    * chunk of the attempt would be refused as a gap.
    */
   void tokens(final TokenChunk chunk, final Consumer<Exception> failed) {
-    send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), failed);
+    send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), failed, null);
+  }
+
+  /**
+   * Sends a chunk as {@link #tokens(TokenChunk, Consumer)} does; {@code answered} runs once the
+   * broker answered it (or the send failed), on a thread of this output's own.
+   */
+  void tokens(final TokenChunk chunk, final Consumer<Exception> failed, final Runnable answered) {
+    send(new ProducerRecord<>(tokenTopic, chunk.getSequenceId(), chunk), failed, requireNonNull(answered, "answered"));
   }
 
   /** Sends an attempt's claim on its stream; the future says where in the tokens topic it went. */
@@ -105,31 +131,41 @@ final class WorkerOutput implements AutoCloseable {
    * sent, which must then go by token-buffer.
    */
   void stall(final StallDetected stall, final Consumer<Exception> failed) {
-    send(new ProducerRecord<>(stallTopic, stall.getSequenceId(), stall), failed);
+    send(new ProducerRecord<>(stallTopic, stall.getSequenceId(), stall), failed, null);
   }
 
   void completion(final Completion completion) {
     send(new ProducerRecord<>(completionTopic, completion.getInstanceId(), completion), error ->
         LOG.warn("Completion of {} (epoch {}) not published: {}", completion.getSequenceId(), completion.getEpoch(),
-            error.toString()));
+            error.toString()), null);
   }
 
-  private void send(final ProducerRecord<String, SpecificRecord> record, final Consumer<Exception> failed) {
+  private void send(final ProducerRecord<String, SpecificRecord> record, final Consumer<Exception> failed,
+      final Runnable answered) {
     try {
       producer.send(record, (metadata, error) -> {
         REPORT.onCompletion(metadata, error);
         if (error != null) {
           failed.accept(error);
         }
+        if (answered != null) {
+          acknowledgements.execute(answered);
+        }
       });
     } catch (final KafkaException e) {
       // Refused before it was sent (serialization, registry): the same as a failed send.
       failed.accept(e);
+      if (answered != null) {
+        answered.run();
+      }
     }
   }
 
   @Override
   public void close() {
     producer.close(Duration.ofSeconds(5));
+    if (ownAcknowledgements != null) {
+      ownAcknowledgements.shutdown();
+    }
   }
 }
