@@ -25,6 +25,8 @@ import io.zerolayer.heatmap.internal.ScoreInstancesProcessor;
 import io.zerolayer.heatmap.internal.ScoringSettings;
 import io.zerolayer.heatmap.internal.ValidateTelemetryProcessor;
 import io.zerolayer.runtime.KeepLatestProcessor;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
@@ -47,6 +49,11 @@ public final class HeatmapTopology {
   public static final String ZONE_STATE_STORE = "zone-state-store";
   /** Every published row, on every instance of the app. */
   public static final String INSTANCE_SCORES_GLOBAL_STORE = "instance-scores-global-store";
+  /** What each logged store writes to its changelog: its schema is read ahead when the app starts. */
+  public static final Map<String, Class<? extends SpecificRecord>> CHANGELOG_VALUES = Map.of(
+      INSTANCE_STATE_STORE, InstanceStatus.class, TELEMETRY_WINDOW_STORE, TelemetrySlice.class,
+      TELEMETRY_HISTORY_STORE, TelemetryHistory.class, LATENCY_MODEL_STORE, LatencyFit.class,
+      ZONE_STATE_STORE, ZoneStatus.class);
   static final String READ_TELEMETRY = "read-telemetry";
   static final String VALIDATE_TELEMETRY = "validate-telemetry";
   static final String SCORE_INSTANCES = "score-instances";

@@ -3,6 +3,7 @@ package io.zerolayer.tokenbuffer;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.runtime.ChangelogSchemas;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.runtime.StreamsApp;
@@ -44,6 +45,7 @@ public final class TokenBufferApp {
     props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
+    ChangelogSchemas.readAhead(serdes, config.applicationId(), TokenBufferTopology.CHANGELOG_VALUES);
     final StreamsApp app = new StreamsApp(
         TokenBufferTopology.build(config, cluster.catalogue(), serdes, server.registry()), props, server);
     queries.set(new StoreSequenceQueries(app.streams(), self));

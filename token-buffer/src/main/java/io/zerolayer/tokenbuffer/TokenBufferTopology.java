@@ -13,6 +13,7 @@ import io.zerolayer.tokenbuffer.internal.ReplyTopics;
 import io.zerolayer.tokenbuffer.internal.SequenceMeters;
 import io.zerolayer.runtime.KeepLatestProcessor;
 import io.zerolayer.tokenbuffer.internal.StallDetector;
+import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -34,6 +35,9 @@ public final class TokenBufferTopology {
   static final String LIVE_SEQUENCES_STORE = "live-sequences";
   /** The accepted tokens, one record per chunk (see {@link io.zerolayer.tokenbuffer.internal.TokenStore}). */
   public static final String TOKEN_STORE = "token-store";
+  /** What each logged store writes to its changelog: its schema is read ahead when the app starts. */
+  public static final Map<String, Class<? extends SpecificRecord>> CHANGELOG_VALUES = Map.of(
+      SEQUENCE_STORE, SequenceState.class, TOKEN_STORE, TokenRun.class);
   static final String READ_DECISIONS = "read-decisions";
   static final String READ_TOKENS = "read-tokens";
   static final String APPLY_DECISIONS = "apply-decisions";

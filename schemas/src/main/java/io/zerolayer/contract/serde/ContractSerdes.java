@@ -54,8 +54,15 @@ public final class ContractSerdes implements AutoCloseable {
    * @param topicName the topic's name in the catalogue in use
    */
   public int valueSchemaId(final String topicName, final Topic<String, ? extends SpecificRecord> topic) {
-    return new AvroSerializer<>(registry, autoRegister).schemaId(topicName,
-        SpecificData.get().getSchema(topic.valueType()));
+    return valueSchemaId(topicName, topic.valueType());
+  }
+
+  /**
+   * Gets the id of the schema of records of {@code type} written to {@code topicName} now, as
+   * {@link #valueSchemaId(String, Topic)} does, for a topic outside the catalogue (a changelog).
+   */
+  public int valueSchemaId(final String topicName, final Class<? extends SpecificRecord> type) {
+    return new AvroSerializer<>(registry, autoRegister).schemaId(topicName, SpecificData.get().getSchema(type));
   }
 
   /** The key serde of every catalogue topic but the dead-letter ones. */

@@ -1,0 +1,36 @@
+package io.zerolayer.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import io.zerolayer.contract.avro.SequenceState;
+import io.zerolayer.contract.avro.TokenRun;
+import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.serde.SerdeConfig;
+import java.util.Map;
+import org.apache.avro.specific.SpecificData;
+import org.junit.jupiter.api.Test;
+
+class ChangelogSchemasTest {
+
+  @Test
+  void shouldRegisterTheValueSchemaOfEveryChangelogUnderItsSubject() {
+    try (ContractSerdes serdes = ContractSerdes.inMemory()) {
+      ChangelogSchemas.readAhead(serdes, "zerolayer-token-buffer",
+          Map.of("sequence-store", SequenceState.class, "token-store", TokenRun.class));
+
+      assertThat(serdes.registry().idOf("zerolayer-token-buffer-token-store-changelog-value",
+          SpecificData.get().getSchema(TokenRun.class))).isNotNegative();
+      assertThat(serdes.registry().idOf("zerolayer-token-buffer-sequence-store-changelog-value",
+          SpecificData.get().getSchema(SequenceState.class))).isNotNegative();
+    }
+  }
+
+  @Test
+  void shouldLeaveTheFirstWriteToAskWhenTheRegistryCannotAnswer() {
+    try (ContractSerdes serdes = new ContractSerdes(new SerdeConfig("http://127.0.0.1:1", true, null))) {
+      assertThatCode(() -> ChangelogSchemas.readAhead(serdes, "app", Map.of("token-store", TokenRun.class)))
+          .doesNotThrowAnyException();
+    }
+  }
+}
