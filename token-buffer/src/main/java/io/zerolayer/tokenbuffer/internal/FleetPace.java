@@ -4,16 +4,14 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Whether the streams of one sweep slowed, or waited long for their first token, on many instances
- * at once: a host or a fleet that is busy as a whole (or a pipeline behind on its dispatches)
- * slows every stream together, and then no backup is faster, so the stall rules wait rather than
- * move streams for a pause, a prefill and the same pace elsewhere; moving them would add a second
- * stream's work to a fleet already behind. A slowdown on at most a third of the instances that
- * have streams here (a degraded instance, a lossy zone) is not the fleet's, and neither is one on
- * a single instance. The verdict of a sweep applies to the next one; the rate rule needs three
- * slow checks in a row, and a wait counts from half the first-token timeout, so a slowdown of the
- * whole fleet is known by the time any of its streams could be reported. Used by one stream thread
- * only.
+ * Whether the streams of one sweep slowed on many instances at once: a host or a fleet that is
+ * busy as a whole slows every stream together, and then no backup is faster, so the rate rule
+ * waits rather than move streams for a pause, a prefill and the same pace elsewhere. A slowdown
+ * on at most a third of the instances that have streams here (a degraded instance, a lossy
+ * zone) is not the fleet's, and neither is one on a single instance. The verdict of a sweep
+ * applies to the next one; the rate rule needs three slow checks in a row, so a slowdown of the
+ * whole fleet is known by the time any of its streams could be reported. Used by one stream
+ * thread only.
  */
 final class FleetPace {
 

@@ -131,7 +131,7 @@ public final class SequenceSweeper {
     final StallDetector.Window window = windows.computeIfAbsent(key, k -> new StallDetector.Window(nowMs));
     final String reason = detector.check(sequence, window, nowMs, ownerTrouble(sequence, owners, nowMs),
         pace.slow(), readLag.late(nowMs));
-    if (window.pacedAt(nowMs)) {
+    if (window.rateCheckedAt(nowMs)) {
       pace.note(StallDetector.watched(sequence), window.slowing());
     }
     if (reason != null && detector.stopped(sequence, nowMs)) {

@@ -43,10 +43,8 @@ public final class StallDetector {
     private final long firstCheckedMs;
     private int tokensAtLastCheck = -1;
     private int slowChecks;
-    private long pacedAtMs = -1;
+    private long rateCheckedAtMs = -1;
     private long reportedAtMs = -1;
-    /** At its last check, the attempt had waited more than half the stream timeout for its first token. */
-    private boolean waitingLong;
 
     /**
      * @param firstCheckedMs when this instance checks the sequence for the first time
@@ -55,9 +53,9 @@ public final class StallDetector {
       this.firstCheckedMs = firstCheckedMs;
     }
 
-    /** Whether the check at {@code nowMs} judged the stream's pace: its rate, or its wait for a first token. */
-    boolean pacedAt(final long nowMs) {
-      return pacedAtMs == nowMs;
+    /** Whether the rate rule measured the sequence at {@code nowMs}. */
+    boolean rateCheckedAt(final long nowMs) {
+      return rateCheckedAtMs == nowMs;
     }
 
     /** Notes that the sequence was reported stalled at {@code nowMs}. */
@@ -65,12 +63,9 @@ public final class StallDetector {
       reportedAtMs = nowMs;
     }
 
-    /**
-     * Whether the stream was slowing at its last check: the last window the rate rule measured
-     * was slow, or it has waited more than half the stream timeout for its first token.
-     */
+    /** Whether the last window the rate rule measured was slow. */
     boolean slowing() {
-      return slowChecks > 0 || waitingLong;
+      return slowChecks > 0;
     }
   }
 
@@ -78,9 +73,8 @@ public final class StallDetector {
    * Whether the sequence stalled at {@code nowMs}: the reason, or null.
    *
    * @param ownerTrouble why the heatmap wants the owner's sequences moved, or null
-   * @param fleetSlow whether the last sweep saw streams slow, or wait long for their first token,
-   *     on many instances at once: the rate rule then counts its checks but reports nothing, and
-   *     the first-token rule waits, until that ends (a backup would be no faster)
+   * @param fleetSlow whether the last sweep saw streams slow on many instances at once; the rate
+   *     rule then counts its checks but reports nothing until that ends
    * @param readingLate whether token-buffer reads the chunks late (see {@code LateReads}): only the
    *     heatmap's word and the worker's own failure report count then, no silence or slowness
    */
@@ -109,12 +103,9 @@ public final class StallDetector {
       // Before its first token, an attempt whose worker says it is alive (queued) is not stalled.
       final long quietMs = nowMs - Math.max(Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs()),
           window.firstCheckedMs);
-      window.waitingLong = quietMs > streamTimeoutMs / 2;
-      window.pacedAtMs = nowMs;
-      return quietMs > streamTimeoutMs && !fleetSlow ? "no first token and no word from the worker within "
-          + streamTimeoutMs + " ms" : null;
+      return quietMs > streamTimeoutMs ? "no first token and no word from the worker within " + streamTimeoutMs
+          + " ms" : null;
     }
-    window.waitingLong = false;
     if (started(sequence) && nowMs - Math.max(sequence.getLastProgressMs(), window.firstCheckedMs)
         > instanceTimeoutMs) {
       return "no token within " + instanceTimeoutMs + " ms";
@@ -125,7 +116,7 @@ public final class StallDetector {
     window.slowChecks = measured && windowRate < RATE_FLOOR * sequence.getRateTokensPerS()
         ? window.slowChecks + 1 : 0;
     window.tokensAtLastCheck = tokens;
-    window.pacedAtMs = nowMs;
+    window.rateCheckedAtMs = nowMs;
     if (window.slowChecks >= SLOW_CHECKS && !fleetSlow) {
       return String.format("token rate down more than %.0f%% for %d checks (recent rate %.1f/s)",
           100 * (1 - RATE_FLOOR), SLOW_CHECKS, sequence.getRateTokensPerS());

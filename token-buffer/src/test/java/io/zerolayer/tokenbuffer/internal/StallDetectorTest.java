@@ -32,22 +32,6 @@ class StallDetectorTest {
   }
 
   @Test
-  void shouldWaitForAFirstTokenWhileStreamsWaitOnManyInstancesAtOnce() {
-    final SequenceState waiting = streaming(0, 0.0, 1_000);
-    waiting.setAttemptTokens(0);
-
-    assertThat(detector.check(waiting, window, 2_400, null, false, false)).isNull();
-    assertThat(window.slowing()).as("within half the timeout").isFalse();
-    assertThat(detector.check(waiting, window, 2_600, null, false, false)).isNull();
-    assertThat(window.slowing()).as("past half the timeout, for the fleet's pace").isTrue();
-    assertThat(window.pacedAt(2_600)).isTrue();
-
-    assertThat(detector.check(waiting, window, 4_100, null, true, false)).as("the whole fleet waits").isNull();
-    assertThat(detector.check(waiting, window, 4_200, null, false, false))
-        .startsWith("no first token and no word from the worker");
-  }
-
-  @Test
   void shouldGiveTheFirstTokenTheWholeStreamTimeout() {
     final SequenceState waiting = streaming(0, 0.0, 1_000);
     waiting.setAttemptTokens(0);
