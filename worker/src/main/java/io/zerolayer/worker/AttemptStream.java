@@ -34,12 +34,13 @@ final class AttemptStream {
   private final WorkerOutput output;
   private final Consumer<Exception> failed;
   private final LongSupplier clock;
+  /** Tokens emitted while earlier chunks wait for the broker, next in the stream. */
+  private final List<String> waiting = new ArrayList<>();
   /** A resumed attempt with a prefix offset learns its place in the stream only from its catch-up. */
   private final boolean catchesUp;
   private int resumedFrom;
   /** The index of the next token sent: the tokens waiting come first. */
   private int nextIndex;
-  private final List<String> waiting = new ArrayList<>();
   /** When the engine emitted the first of the waiting tokens: the chunk's emit time. */
   private long waitingSinceMs;
   /** Chunks of tokens sent that the broker has not answered yet. */

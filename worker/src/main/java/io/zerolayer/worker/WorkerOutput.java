@@ -53,7 +53,6 @@ final class WorkerOutput implements AutoCloseable {
   private final String stallTopic;
   /** Runs what waits for a chunk's acknowledgement, off the producer's thread, which must never wait for a lock. */
   private final Executor acknowledgements;
-  private final ExecutorService ownAcknowledgements;
 
   WorkerOutput(final ClusterSettings cluster, final ContractSerdes serdes) {
     this(new KafkaProducer<>(producerProperties(cluster), new StringSerializer(), serdes.anyRecordSerializer()),
@@ -66,13 +65,12 @@ final class WorkerOutput implements AutoCloseable {
 
   /** For tests: acknowledgements are handled on the thread that completes the send. */
   WorkerOutput(final Producer<String, SpecificRecord> producer, final TopicCatalogue catalogue) {
-    this(producer, catalogue, null);
+    this(producer, catalogue, Runnable::run);
   }
 
   private WorkerOutput(final Producer<String, SpecificRecord> producer, final TopicCatalogue catalogue,
-      final ExecutorService acknowledgements) {
-    this.ownAcknowledgements = acknowledgements;
-    this.acknowledgements = acknowledgements == null ? Runnable::run : acknowledgements;
+      final Executor acknowledgements) {
+    this.acknowledgements = acknowledgements;
     this.producer = requireNonNull(producer, "producer");
     this.tokenTopic = catalogue.name(Topics.TOKENS);
     this.completionTopic = catalogue.name(Topics.COMPLETIONS);
@@ -164,8 +162,8 @@ final class WorkerOutput implements AutoCloseable {
   @Override
   public void close() {
     producer.close(Duration.ofSeconds(5));
-    if (ownAcknowledgements != null) {
-      ownAcknowledgements.shutdown();
+    if (acknowledgements instanceof ExecutorService own) {
+      own.shutdown();
     }
   }
 }
