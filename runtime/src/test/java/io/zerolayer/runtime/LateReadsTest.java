@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 class LateReadsTest {
 
-  private final LateReads reads = new LateReads(250, 1_000);
+  private final LateReads reads = new LateReads(250, 1_000, 5_000);
 
   @Test
   void shouldBeLateWhileEveryRecordOfTheWindowIsReadLongAfterItWasWritten() {
@@ -29,11 +29,27 @@ class LateReadsTest {
   }
 
   @Test
-  void shouldNotBeLateWhenNothingIsReadAnyMore() {
+  void shouldStayLateThroughAPauseInTheReadsOfABacklog() {
     reads.read(0, 900);
 
     assertThat(reads.late(1_000)).isTrue();
-    assertThat(reads.late(1_901)).as("a silent source is silence, not a backlog").isFalse();
+    assertThat(reads.late(3_500)).as("a task behind that waits on its commit or a fetch").isTrue();
+  }
+
+  @Test
+  void shouldNotBeLateWhenNothingIsReadAnyMore() {
+    reads.read(0, 900);
+
+    assertThat(reads.late(5_900)).isTrue();
+    assertThat(reads.late(5_901)).as("a silent source is silence, not a backlog").isFalse();
+  }
+
+  @Test
+  void shouldNotBeLateWhenASourceCaughtUpOnFallsSilent() {
+    reads.read(0, 900);
+    reads.read(1_000, 1_010);
+
+    assertThat(reads.late(2_500)).as("read fresh last: silence since then is the source's").isFalse();
   }
 
   @Test

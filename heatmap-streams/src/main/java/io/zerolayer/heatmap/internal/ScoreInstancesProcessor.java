@@ -42,7 +42,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
   private final InstanceMachine machine;
   private final Ewma ewma;
   /** Samples read 250 ms or more after they were sent, none fresher for as long: the heatmap is behind. */
-  private final LateReads lateReads = new LateReads(250, 250);
+  private final LateReads lateReads = new LateReads(250, 250, 250);
   private HeatmapOutputs outputs;
   private KeyValueStore<String, InstanceStatus> statuses;
   private KeyValueStore<String, LatencyFit> fits;

@@ -37,7 +37,11 @@ public final class SequenceSweeper {
   private final FleetPace pace = new FleetPace();
   private final SilentOwners silentOwners = new SilentOwners();
   /** Chunks read 250 ms or more after they were written, and none fresher for a second: token-buffer is behind. */
-  private final LateReads readLag = new LateReads(250, 1_000);
+  /**
+   * Behind while no chunk read in the last second was fresh; through pauses in the reads of up
+   * to 5 s, as when each commit of a task far behind waits on a busy broker.
+   */
+  private final LateReads readLag = new LateReads(250, 1_000, 5_000);
   private final SequenceMeters meters;
   /** Where the next sweep's expiry pass starts in the store's key order; null for its first key. */
   private String expiryFrom;
