@@ -5,6 +5,7 @@ import io.zerolayer.client.SequenceQuery;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.gateway.internal.Cancels;
+import io.zerolayer.gateway.internal.Door;
 import io.zerolayer.gateway.internal.Endpoints;
 import io.zerolayer.gateway.internal.ModelDirectory;
 import io.zerolayer.gateway.internal.Reconnects;
@@ -36,8 +37,10 @@ public final class Gateway implements AutoCloseable {
     client = new InferenceClient(cluster, serdes, chunk -> { }, config.partitionShare());
     models = new ModelDirectory(cluster, serdes);
     cancels = new Cancels(cluster, serdes, models::instances);
-    final Relay relay = new Relay(client, cancels, signature, config.firstTokenTimeout(), config.streamIdleTimeout(),
-        server.registry());
+    final Door door = new Door(config.lagTarget(), config.openAnswers(), config.overloadRetryAfter(),
+        System::currentTimeMillis, server.registry());
+    final Relay relay = new Relay(client, cancels, door, signature, config.firstTokenTimeout(),
+        config.streamIdleTimeout(), server.registry());
     final Reconnects reconnects = new Reconnects(client, new SequenceQuery(config.sequenceQueryUrl(),
         config.sequenceQueryToken(), Duration.ofSeconds(2), Duration.ofMillis(200)), relay);
     server.routes(new Endpoints(tenants, models, relay, reconnects, config.maxBodyBytes(), config.defaultMaxTokens(),

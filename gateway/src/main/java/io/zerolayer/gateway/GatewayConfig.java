@@ -1,6 +1,7 @@
 package io.zerolayer.gateway;
 
 import io.zerolayer.client.PartitionShare;
+import io.zerolayer.gateway.internal.Door;
 import io.zerolayer.runtime.EnvironmentConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,6 +33,10 @@ public final class GatewayConfig extends AbstractConfig {
   public static final String STREAM_IDLE_TIMEOUT_MS = "gateway.stream.idle.timeout.ms";
   public static final String SEQUENCE_QUERY_URL = "gateway.sequence.query.url";
   public static final String SEQUENCE_QUERY_TOKEN = "gateway.sequence.query.token";
+  public static final String LAG_TARGET_MS = "gateway.lag.target.ms";
+  public static final String MAX_OPEN_ANSWERS = "gateway.max.open.answers";
+  public static final String MIN_OPEN_ANSWERS = "gateway.min.open.answers";
+  public static final String OVERLOAD_RETRY_AFTER_MS = "gateway.overload.retry.after.ms";
   public static final String REPLICAS = "gateway.replicas";
   public static final String REPLICA_INDEX = "gateway.replica.index";
   /** Where the gateway listens unless told otherwise, and where the embedded default serves it. */
@@ -64,6 +69,18 @@ public final class GatewayConfig extends AbstractConfig {
               + " (GET /v1/streams/{id}).")
       .define(SEQUENCE_QUERY_TOKEN, Type.PASSWORD, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH,
           "token-buffer's tokenbuffer.query.token, which its sequence queries ask of their callers.")
+      .define(LAG_TARGET_MS, Type.LONG, 1_000L, Range.atLeast(1L), Importance.MEDIUM,
+          "How late a chunk may reach the gateway after it was emitted upstream before its answer counts as late,"
+              + " in ms. Each late answer lowers how many answers the gateway keeps open (by a tenth); each on-time"
+              + " one raises it again (by one) while half of them are in use. The engine's own pace never counts.")
+      .define(MAX_OPEN_ANSWERS, Type.INT, 200, Range.atLeast(1), Importance.MEDIUM,
+          "The most answers the gateway keeps open at once, and where it starts; a request beyond the current"
+              + " limit gets 503 (OpenAI) or 529 (Anthropic) with retry-after at once. Keep it below the HTTP"
+              + " server's 250 threads.")
+      .define(MIN_OPEN_ANSWERS, Type.INT, 8, Range.atLeast(1), Importance.MEDIUM,
+          "The fewest answers the gateway keeps open at once, however late the layer delivers.")
+      .define(OVERLOAD_RETRY_AFTER_MS, Type.LONG, 1_000L, Range.atLeast(0L), Importance.MEDIUM,
+          "What a request refused at the door is told to wait (retry-after, retry-after-ms), in ms.")
       .define(REPLICAS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
           "How many gateway replicas serve behind the load balancer. Each reads only its share of the token"
               + " and response topics' partitions (every " + REPLICAS + "-th, from its " + REPLICA_INDEX + ") and"
@@ -74,6 +91,10 @@ public final class GatewayConfig extends AbstractConfig {
 
   public GatewayConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
+    if (getInt(MIN_OPEN_ANSWERS) > getInt(MAX_OPEN_ANSWERS)) {
+      throw new ConfigException(MIN_OPEN_ANSWERS + " is " + getInt(MIN_OPEN_ANSWERS) + " but " + MAX_OPEN_ANSWERS
+          + " is " + getInt(MAX_OPEN_ANSWERS) + ": the fewest open answers cannot be more than the most");
+    }
     if (getInt(REPLICA_INDEX) >= getInt(REPLICAS)) {
       throw new ConfigException(REPLICA_INDEX + " is " + getInt(REPLICA_INDEX) + " but " + REPLICAS + " is "
           + getInt(REPLICAS) + ": give each replica an index from 0 to " + (getInt(REPLICAS) - 1));
@@ -134,6 +155,19 @@ public final class GatewayConfig extends AbstractConfig {
 
   public Duration streamIdleTimeout() {
     return Duration.ofMillis(getLong(STREAM_IDLE_TIMEOUT_MS));
+  }
+
+  public Duration lagTarget() {
+    return Duration.ofMillis(getLong(LAG_TARGET_MS));
+  }
+
+  /** The open answers allowed: from the most, down to the fewest while the layer delivers late. */
+  public Door.Limits openAnswers() {
+    return new Door.Limits(getInt(MAX_OPEN_ANSWERS), getInt(MIN_OPEN_ANSWERS), getInt(MAX_OPEN_ANSWERS));
+  }
+
+  public Duration overloadRetryAfter() {
+    return Duration.ofMillis(getLong(OVERLOAD_RETRY_AFTER_MS));
   }
 
   /** The partitions of the token and response topics this replica reads. */

@@ -83,6 +83,7 @@ public final class PipelineRig implements AutoCloseable {
     private Supplier<RoutingPolicy> policy = LatencyAwarePolicy::new;
     private boolean cutover = true;
     private Map<String, ?> routerSettings = Map.of();
+    private Map<String, ?> gatewaySettings = Map.of();
     private int gatewayReplicas;
 
     private Builder(final TestCluster.Handle cluster) {
@@ -122,6 +123,12 @@ public final class PipelineRig implements AutoCloseable {
       return this;
     }
 
+    /** Settings of the gateway beside those the rig gives it (its port, secret and token-buffer's address). */
+    public Builder gatewaySettings(final Map<String, ?> gatewaySettings) {
+      this.gatewaySettings = Map.copyOf(gatewaySettings);
+      return this;
+    }
+
     /** An HTTP gateway in front of the pipeline, on a free port, for the rig's tenants. */
     public Builder gateway() {
       return gateway(1);
@@ -151,10 +158,11 @@ public final class PipelineRig implements AutoCloseable {
           }
         }
         if (gatewayReplicas > 0) {
-          rig.gateway = rig.open(Gateway.start(new GatewayConfig(Map.of(GatewayConfig.HTTP_PORT, 0,
-              GatewayConfig.SIGNING_SECRET, secret, GatewayConfig.SEQUENCE_QUERY_URL, rig.pipeline().tokenBufferUrl(),
-              GatewayConfig.SEQUENCE_QUERY_TOKEN, rig.pipeline().sequenceQueryToken(), GatewayConfig.REPLICAS,
-              gatewayReplicas)), tenants, rig.settings, rig.serdes));
+          final Map<String, Object> gateway = new HashMap<>(gatewaySettings);
+          gateway.putAll(Map.of(GatewayConfig.HTTP_PORT, 0, GatewayConfig.SIGNING_SECRET, secret,
+              GatewayConfig.SEQUENCE_QUERY_URL, rig.pipeline().tokenBufferUrl(), GatewayConfig.SEQUENCE_QUERY_TOKEN,
+              rig.pipeline().sequenceQueryToken(), GatewayConfig.REPLICAS, gatewayReplicas));
+          rig.gateway = rig.open(Gateway.start(new GatewayConfig(gateway), tenants, rig.settings, rig.serdes));
         }
         return rig;
       } catch (final Exception | AssertionError e) {

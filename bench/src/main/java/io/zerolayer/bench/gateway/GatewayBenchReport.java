@@ -19,8 +19,10 @@ public final class GatewayBenchReport {
     final StringBuilder table = new StringBuilder();
     table.append("Gateway against direct: `").append(command).append("`\n\n");
     table.append(String.format(Locale.ROOT, "Every answer %d tokens; the engine paces them the same either way."
-        + " Added = through Zerolayer minus direct, percentile by percentile.%n%n", plan.outputTokens()));
-    table.append("| requests/s each way | way | answered / errors | TTFT p50 / p90 / p99 ms"
+        + " Added = through Zerolayer minus direct, percentile by percentile, over the answered requests; refused ="
+        + " answered at once with 503 and a retry time by the gateway's door, which lets no more answers open than"
+        + " the layer delivers on time.%n%n", plan.outputTokens()));
+    table.append("| requests/s each way | way | answered / refused / errors | TTFT p50 / p90 / p99 ms"
         + " | gap between pieces p50 / p99 ms | tokens/s p50 / p1 |\n");
     table.append("|---:|---|---:|---:|---:|---:|\n");
     for (final GatewayBenchmark.Phase phase : phases) {
@@ -45,8 +47,8 @@ public final class GatewayBenchReport {
   }
 
   private static void row(final StringBuilder table, final int rate, final String way, final PathFigures figures) {
-    table.append(String.format(Locale.ROOT, "| %d | %s | %d / %d | %.1f / %.1f / %.1f | %.1f / %.1f | %.1f / %.1f |%n",
-        rate, way, figures.answered(), figures.errors(), figures.firstTokenMs(50), figures.firstTokenMs(90),
+    table.append(String.format(Locale.ROOT, "| %d | %s | %d / %d / %d | %.1f / %.1f / %.1f | %.1f / %.1f | %.1f / %.1f |%n",
+        rate, way, figures.answered(), figures.refused(), figures.errors(), figures.firstTokenMs(50), figures.firstTokenMs(90),
         figures.firstTokenMs(99), figures.gapMs(50), figures.gapMs(99), figures.tokensPerSecond(50),
         figures.tokensPerSecond(1)));
   }

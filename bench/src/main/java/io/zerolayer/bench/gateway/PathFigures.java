@@ -1,5 +1,6 @@
 package io.zerolayer.bench.gateway;
 
+import dev.langchain4j.exception.HttpException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,11 +13,14 @@ import java.util.TreeMap;
  */
 public final class PathFigures {
 
+  private static final int OVERLOADED = 503;
+
   private final List<Double> firstTokenMs = new ArrayList<>();
   private final List<Double> gapsMs = new ArrayList<>();
   private final List<Double> tokensPerSecond = new ArrayList<>();
   private final Map<String, Integer> errorKinds = new TreeMap<>();
   private int errors;
+  private int refused;
 
   synchronized void add(final StreamTiming timing, final int tokens) {
     firstTokenMs.add(timing.firstTokenMs());
@@ -24,7 +28,15 @@ public final class PathFigures {
     tokensPerSecond.add(timing.tokensPerSecond(tokens));
   }
 
+  /**
+   * Notes a request that got no answer: refused at the door (503 with a retry time, which a client
+   * tries again later), or any other error.
+   */
   synchronized void error(final Throwable error) {
+    if (refusedAtTheDoor(error)) {
+      refused++;
+      return;
+    }
     errors++;
     final String message = String.valueOf(error.getMessage());
     errorKinds.merge(error.getClass().getSimpleName() + ": " + message.substring(0, Math.min(120, message.length())),
@@ -42,6 +54,20 @@ public final class PathFigures {
 
   public synchronized int errors() {
     return errors;
+  }
+
+  /** Requests refused at once as overloaded (503), which a client tries again after its retry-after. */
+  public synchronized int refused() {
+    return refused;
+  }
+
+  private static boolean refusedAtTheDoor(final Throwable error) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof HttpException http && http.statusCode() == OVERLOADED) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The {@code p}-th percentile (nearest rank) of the time to first token, ms. */

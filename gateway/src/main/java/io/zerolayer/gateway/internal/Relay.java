@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 public final class Relay {
 
   private final InferenceClient client;
+  private final Door door;
   private final TenantSignature signature;
   private final StreamWriter streams;
   private final Duration firstTokenTimeout;
@@ -31,9 +32,10 @@ public final class Relay {
    * @param firstTokenTimeout how long to wait for the first token or the outcome
    * @param idleTimeout how long a started answer may go without a token
    */
-  public Relay(final InferenceClient client, final Cancels cancels, final TenantSignature signature,
+  public Relay(final InferenceClient client, final Cancels cancels, final Door door, final TenantSignature signature,
       final Duration firstTokenTimeout, final Duration idleTimeout, final MeterRegistry meters) {
     this.client = requireNonNull(client, "client");
+    this.door = requireNonNull(door, "door");
     this.signature = requireNonNull(signature, "signature");
     this.firstTokenTimeout = requireNonNull(firstTokenTimeout, "firstTokenTimeout");
     this.idleTimeout = requireNonNull(idleTimeout, "idleTimeout");
@@ -44,14 +46,32 @@ public final class Relay {
         .register(meters);
   }
 
-  /** Serves a request of a tenant the gateway authenticated. */
+  /**
+   * Serves a request of a tenant the gateway authenticated, or refuses it at once when the door
+   * is full.
+   */
   public void serve(final Context ctx, final Dialect dialect, final String tenantId, final GatewayRequest request)
       throws InterruptedException {
+    final Optional<Door.Pass> pass = door.enter();
+    if (pass.isEmpty()) {
+      HttpAnswers.fail(ctx, dialect, door.refusal(), null);
+      return;
+    }
+    try (Door.Pass admitted = pass.get()) {
+      relay(ctx, dialect, tenantId, request, admitted);
+    }
+  }
+
+  private void relay(final Context ctx, final Dialect dialect, final String tenantId, final GatewayRequest request,
+      final Door.Pass pass) throws InterruptedException {
     final long receivedNanos = System.nanoTime();
     final long receivedMs = System.currentTimeMillis();
     final String requestId = client.newSequenceId(SequenceIds.prefix(tenantId));
     final ChunkQueue queue = new ChunkQueue();
-    client.submit(record(requestId, tenantId, request, receivedMs), queue::offer).whenComplete((response, error) -> {
+    client.submit(record(requestId, tenantId, request, receivedMs), chunk -> {
+      pass.arrived(chunk);
+      queue.offer(chunk);
+    }).whenComplete((response, error) -> {
       if (error != null) {
         queue.fail(error);
       }
