@@ -99,7 +99,9 @@ public final class InferenceClient implements AutoCloseable {
    *
    * @param listener called on the reader thread with the request's tokens as they are read, each
    *     index once and in order, then with its last chunk (outcome, usage); must not block. A chunk
-   *     read from a worker carries the instance, the epoch and how the attempt was routed.
+   *     read from a worker carries the instance, the epoch and how the attempt was routed. The last
+   *     chunk comes from the worker when its engine finished a served attempt, before the durable
+   *     stream's end, which the future waits for and checks the tokens against.
    */
   public CompletableFuture<Response> submit(final InferenceRequest request, final Consumer<ResponseChunk> listener) {
     requireNonNull(listener, "listener");

@@ -1,6 +1,7 @@
 package io.zerolayer.client;
 
 import io.zerolayer.contract.avro.ResponseChunk;
+import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.TokenChunk;
 import io.zerolayer.contract.sequence.TokenStreamRules;
 import java.util.ArrayList;
@@ -11,7 +12,9 @@ import java.util.List;
  * workers' chunks the moment they are written, judged by the tokens log's order exactly as
  * token-buffer judges them ({@link TokenStreamRules}), or from the durable response stream when
  * that has a token first. Both streams hold the same tokens, so whichever comes first is right;
- * a durable token that differs from one passed on is counted as a divergence.
+ * a durable token that differs from one passed on is counted as a divergence. A stream that ends
+ * as the engine finished a served attempt ends from the workers' log too; any other end comes
+ * from the durable stream, which says why.
  */
 final class StreamMerger {
 
@@ -20,6 +23,7 @@ final class StreamMerger {
   private TokenStreamRules.Owner owner;
   private int fastNext;
   private boolean fastDone;
+  private boolean endedFromWorkers;
   private int divergences;
 
   StreamMerger(final String sequenceId) {
@@ -39,8 +43,11 @@ final class StreamMerger {
     final List<String> fresh = TokenStreamRules.fresh(fastNext, chunk);
     final int start = fastNext;
     fastNext += fresh.size();
-    // The end itself comes with the durable stream's last chunk, which carries outcome and usage.
     fastDone = chunk.getLast();
+    if (fastDone && servedEnd(chunk)) {
+      return end(start, fresh, chunk);
+    }
+    // Any other end (a router's, a failure's) comes with the durable stream's last chunk, which says why.
     final ResponseChunk passedOn = pass(start, fresh, chunk.getInstanceId(), chunk.getEpoch(), chunk.getEmittedAtMs());
     if (passedOn != null) {
       // How the attempt was routed, which the durable stream says only at its end.
@@ -48,6 +55,42 @@ final class StreamMerger {
       passedOn.setInputTokens(chunk.getInputTokens());
     }
     return passedOn;
+  }
+
+  /** Whether the stream ended as the engine finished a served attempt: its last chunk says all the end says. */
+  private static boolean servedEnd(final TokenChunk chunk) {
+    final RoutingOutcome routing = chunk.getRouting();
+    return chunk.getFailure() == null && routing != null && switch (routing) {
+      case DIRECT, FALLBACK, PREWARMED, CUTOVER -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * The last chunk of a stream the workers' log ended, as the durable stream will say it: the
+   * engine's finish reason, how the attempt was routed, and the usage. token-buffer writes the
+   * same end once it has read the stream; a client need not wait for that.
+   */
+  private ResponseChunk end(final int start, final List<String> fresh, final TokenChunk chunk) {
+    if (start > passed.size()) {
+      throw new IllegalStateException("Response of " + sequenceId + " would skip tokens " + passed.size() + " to "
+          + (start - 1) + ": the client missed part of both streams");
+    }
+    final List<String> tokens = fresh.subList(Math.min(passed.size() - start, fresh.size()), fresh.size());
+    final int from = passed.size();
+    passed.addAll(tokens);
+    endedFromWorkers = true;
+    return ResponseChunk.newBuilder().setSequenceId(sequenceId).setStartIndex(from).setTokens(List.copyOf(tokens))
+        .setLast(true).setFinishReason(chunk.getFinishReason() == null ? "stop" : chunk.getFinishReason())
+        .setOutcome(chunk.getRouting()).setInstanceId(chunk.getInstanceId()).setEpoch(chunk.getEpoch())
+        .setInputTokens(chunk.getInputTokens()).setOutputTokens(passed.size())
+        .setRequestPartition(chunk.getRequestPartition()).setRequestOffset(chunk.getRequestOffset())
+        .setEmittedAtMs(chunk.getEmittedAtMs()).build();
+  }
+
+  /** Whether the end was passed on from the workers' log, before the durable stream's. */
+  boolean endedFromWorkers() {
+    return endedFromWorkers;
   }
 
   /** The part of a durable chunk to pass on: its tokens not passed on yet, and always the last chunk. */

@@ -51,6 +51,24 @@ class PendingResponseTest {
     assertThat(pending.future().get().text()).isEqualTo("a");
   }
 
+  @Test
+  void shouldTellTheEndOnceAsSoonAsTheEngineFinishedAndCompleteOnTheDurableStream() throws Exception {
+    pending.placed(1, 10);
+    pending.fromWorker(worker(10, "a"));
+    final TokenChunk finish = worker(10, "b");
+    finish.setStartIndex(1);
+    finish.setLast(true);
+    finish.setRouting(RoutingOutcome.DIRECT);
+    pending.fromWorker(finish);
+
+    assertThat(passed).extracting(ResponseChunk::getLast).containsExactly(false, true);
+    assertThat(pending.future()).isNotDone();
+
+    assertThat(pending.fromDurable(durable(10, 0, true, RoutingOutcome.DIRECT, "a", "b"))).isTrue();
+    assertThat(passed).as("the durable end is not told again").hasSize(2);
+    assertThat(pending.future().get().text()).isEqualTo("ab");
+  }
+
   private static TokenChunk worker(final long requestOffset, final String... tokens) {
     return TokenChunk.newBuilder().setSequenceId("s").setEpoch(1).setInstanceId("gpu-1").setAttemptId("run-1")
         .setStartIndex(0).setTokens(List.of(tokens)).setRequestPartition(1).setRequestOffset(requestOffset)

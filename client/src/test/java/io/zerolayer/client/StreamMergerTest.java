@@ -75,6 +75,53 @@ class StreamMergerTest {
   }
 
   @Test
+  void shouldEndFromTheWorkersLogWhenTheEngineFinishedAServedAttempt() {
+    merger.fromWorker(chunk(2, "gpu-2", 0, "a", "b"));
+    final TokenChunk finish = chunk(2, "gpu-2", 2, "c");
+    finish.setLast(true);
+    finish.setFinishReason("length");
+    finish.setRouting(RoutingOutcome.CUTOVER);
+    finish.setInputTokens(7);
+
+    final ResponseChunk end = merger.fromWorker(finish);
+
+    assertThat(end.getLast()).isTrue();
+    assertThat(end.getTokens()).containsExactly("c");
+    assertThat(end.getStartIndex()).isEqualTo(2);
+    assertThat(end.getFinishReason()).isEqualTo("length");
+    assertThat(end.getOutcome()).isEqualTo(RoutingOutcome.CUTOVER);
+    assertThat(end.getInstanceId()).isEqualTo("gpu-2");
+    assertThat(end.getEpoch()).isEqualTo(2);
+    assertThat(end.getInputTokens()).isEqualTo(7);
+    assertThat(end.getOutputTokens()).isEqualTo(3);
+    assertThat(merger.endedFromWorkers()).isTrue();
+    merger.fromDurable(durable(0, true, "a", "b", "c"));
+    assertThat(merger.passed()).containsExactly("a", "b", "c");
+    assertThat(merger.divergences()).isZero();
+  }
+
+  @Test
+  void shouldLeaveAnEndThatIsNotAServedAttemptsToTheDurableStream() {
+    merger.fromWorker(chunk(1, "gpu-1", 0, "a"));
+    final TokenChunk throttled = chunk(2, "gpu-1", 1);
+    throttled.setLast(true);
+    throttled.setRouting(RoutingOutcome.THROTTLED);
+    final TokenChunk failed = chunk(1, "gpu-1", 1);
+    failed.setLast(true);
+    failed.setRouting(RoutingOutcome.DIRECT);
+    failed.setFailure("engine error");
+
+    final StreamMerger failing = new StreamMerger("s");
+    failing.fromWorker(chunk(1, "gpu-1", 0, "a"));
+
+    assertThat(failing.fromWorker(failed)).isNull();
+    assertThat(failing.endedFromWorkers()).isFalse();
+    assertThat(merger.fromWorker(throttled)).isNull();
+    assertThat(merger.endedFromWorkers()).isFalse();
+    assertThat(merger.fromDurable(durable(0, true, "a")).getLast()).isTrue();
+  }
+
+  @Test
   void shouldCountADurableTokenThatDiffersFromTheOnePassedOn() {
     merger.fromWorker(chunk(1, "gpu-1", 0, "a", "b"));
 
