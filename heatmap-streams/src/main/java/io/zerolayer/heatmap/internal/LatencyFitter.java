@@ -8,21 +8,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Online least-squares fit of latency and TTFT to (1, input tokens, output tokens) over an
- * instance's completions. Older completions count less: the sufficient statistics decay with a
- * half-life, so the fit follows an instance whose speed changes.
+ * Online fit of latency and TTFT to (1, input tokens, output tokens) over an instance's
+ * completions, shrunk toward the defaults: the defaults count as a fiftieth of a completion of the
+ * instance's own mean shape, and where the completions cannot tell the coefficients apart (every
+ * prompt about as long, say) the fit scales the defaults by one factor to match what it saw,
+ * rather than letting the noise split it (a plain least-squares fit once put 81 ms on each input
+ * token). What the completions can tell apart follows them. No coefficient is negative: those
+ * the fit would push below 0 are held at 0 and the others fitted again. Older completions count
+ * less: the sufficient statistics decay with a half-life, so the fit follows an instance whose
+ * speed changes.
  */
 public final class LatencyFitter {
 
   private static final int DIMENSIONS = 3;
-  /** Ridge term relative to the Gram matrix's trace: keeps a nearly singular fit finite. */
-  private static final double RIDGE = 1e-12;
-  /**
-   * A pivot smaller than this share of the trace means the completions cannot tell the
-   * coefficients apart (all of one shape, say); the defaults are kept rather than a fit that
-   * only the ridge decides.
-   */
-  private static final double SINGULAR = 1e-8;
+  /** How many completions the defaults are worth. */
+  static final double PRIOR_SAMPLES = 0.02;
+  /** A default's share of the prediction below which it counts as this share (a zero default stays near zero). */
+  private static final double MIN_SHARE = 1e-3;
 
   private final double halfLifeMs;
   private final long minSamples;
@@ -63,61 +65,114 @@ public final class LatencyFitter {
         .setUpdatedAtMs(Math.max(atMs, lastMs)).build();
   }
 
-  /** The model the statistics give, or the defaults while they are too few or degenerate. */
+  /** The model the statistics give, or the defaults while they are too few. */
   public LatencyModel model(final LatencyFit fit) {
     if (fit == null || fit.getSamples() < minSamples) {
       return defaults;
     }
     final double[] gram = toArray(fit.getGram());
-    final double[] latency = solve(gram, toArray(fit.getLatencyMoment()));
-    final double[] ttft = solve(gram, toArray(fit.getTtftMoment()));
-    if (latency == null || ttft == null) {
-      return defaults;
-    }
-    // No time is negative: a coefficient the noise pushed below 0 counts as 0.
+    final double[] latencyPrior = {defaults.getLatencyInterceptMs(), defaults.getLatencyPerInputTokenMs(),
+        defaults.getLatencyPerOutputTokenMs()};
+    final double[] ttftPrior = {defaults.getTtftInterceptMs(), defaults.getTtftPerInputTokenMs(),
+        defaults.getTtftPerOutputTokenMs()};
+    final double[] latency = solve(gram, toArray(fit.getLatencyMoment()), priorPrecision(gram, latencyPrior),
+        latencyPrior);
+    final double[] ttft = solve(gram, toArray(fit.getTtftMoment()), priorPrecision(gram, ttftPrior), ttftPrior);
     return LatencyModel.newBuilder()
-        .setLatencyInterceptMs(Math.max(0, latency[0])).setLatencyPerInputTokenMs(Math.max(0, latency[1]))
-        .setLatencyPerOutputTokenMs(Math.max(0, latency[2])).setTtftInterceptMs(Math.max(0, ttft[0]))
-        .setTtftPerInputTokenMs(Math.max(0, ttft[1])).setTtftPerOutputTokenMs(Math.max(0, ttft[2]))
+        .setLatencyInterceptMs(latency[0]).setLatencyPerInputTokenMs(latency[1])
+        .setLatencyPerOutputTokenMs(latency[2]).setTtftInterceptMs(ttft[0])
+        .setTtftPerInputTokenMs(ttft[1]).setTtftPerOutputTokenMs(ttft[2])
         .setSamples(fit.getSamples()).build();
   }
 
-  /** Solves (G + ridge) b = m by Gaussian elimination with partial pivoting; null when singular. */
-  static double[] solve(final double[] gram, final double[] moment) {
-    final double trace = gram[0] + gram[4] + gram[8];
-    final double ridge = RIDGE * trace;
-    final double[][] a = new double[DIMENSIONS][DIMENSIONS + 1];
+  /**
+   * The defaults' weight on each coefficient: {@link #PRIOR_SAMPLES} completions of the mean shape,
+   * spread so that a correction the data cannot place falls on each coefficient in proportion to
+   * its default (the precision of coefficient i is inverse to its default's share of the
+   * prediction at the mean shape).
+   */
+  static double[] priorPrecision(final double[] gram, final double[] prior) {
+    final double weight = Math.max(gram[0], Double.MIN_NORMAL);
+    final double[] size = new double[DIMENSIONS];
+    double predicted = 0;
     for (int i = 0; i < DIMENSIONS; i++) {
-      for (int j = 0; j < DIMENSIONS; j++) {
-        a[i][j] = gram[i * DIMENSIONS + j] + (i == j ? ridge : 0.0);
-      }
-      a[i][DIMENSIONS] = moment[i];
+      size[i] = Math.sqrt(Math.max(1.0, gram[i * DIMENSIONS + i] / weight));
+      predicted += Math.max(0, prior[i]) * size[i];
     }
-    for (int col = 0; col < DIMENSIONS; col++) {
+    predicted = Math.max(predicted, 1.0);
+    final double[] precision = new double[DIMENSIONS];
+    for (int i = 0; i < DIMENSIONS; i++) {
+      final double share = Math.max(MIN_SHARE, Math.max(0, prior[i]) * size[i] / predicted);
+      precision[i] = PRIOR_SAMPLES * size[i] * size[i] / share;
+    }
+    return precision;
+  }
+
+  /**
+   * The coefficients b that minimise the weighted squared error plus the prior's
+   * sum of precision_i (b_i - prior_i)^2, none negative: (G + P) b = m + P prior over the
+   * coefficients left free, those that came out negative held at 0, until none does.
+   */
+  static double[] solve(final double[] gram, final double[] moment, final double[] precision,
+      final double[] prior) {
+    final boolean[] zero = new boolean[DIMENSIONS];
+    while (true) {
+      final double[] b = solveFree(gram, moment, precision, prior, zero);
+      boolean clipped = false;
+      for (int i = 0; i < DIMENSIONS; i++) {
+        if (!zero[i] && b[i] < 0) {
+          zero[i] = true;
+          clipped = true;
+        }
+      }
+      if (!clipped) {
+        return b;
+      }
+    }
+  }
+
+  /** Solves the system over the free coefficients by Gaussian elimination; the others are 0. */
+  private static double[] solveFree(final double[] gram, final double[] moment, final double[] precision,
+      final double[] prior, final boolean[] zero) {
+    final int[] free = new int[DIMENSIONS];
+    int n = 0;
+    for (int i = 0; i < DIMENSIONS; i++) {
+      if (!zero[i]) {
+        free[n++] = i;
+      }
+    }
+    final double[][] a = new double[n][n + 1];
+    for (int r = 0; r < n; r++) {
+      final int i = free[r];
+      for (int c = 0; c < n; c++) {
+        final int j = free[c];
+        a[r][c] = gram[i * DIMENSIONS + j] + (i == j ? precision[i] : 0.0);
+      }
+      a[r][n] = moment[i] + precision[i] * prior[i];
+    }
+    // The prior makes the matrix positive definite: no pivot is zero.
+    for (int col = 0; col < n; col++) {
       int pivot = col;
-      for (int row = col + 1; row < DIMENSIONS; row++) {
+      for (int row = col + 1; row < n; row++) {
         if (Math.abs(a[row][col]) > Math.abs(a[pivot][col])) {
           pivot = row;
         }
       }
-      if (Math.abs(a[pivot][col]) < SINGULAR * trace) {
-        return null;
-      }
       final double[] swap = a[col];
       a[col] = a[pivot];
       a[pivot] = swap;
-      for (int row = 0; row < DIMENSIONS; row++) {
+      for (int row = 0; row < n; row++) {
         if (row != col) {
           final double factor = a[row][col] / a[col][col];
-          for (int k = col; k <= DIMENSIONS; k++) {
+          for (int k = col; k <= n; k++) {
             a[row][k] -= factor * a[col][k];
           }
         }
       }
     }
     final double[] solution = new double[DIMENSIONS];
-    for (int i = 0; i < DIMENSIONS; i++) {
-      solution[i] = a[i][DIMENSIONS] / a[i][i];
+    for (int r = 0; r < n; r++) {
+      solution[free[r]] = a[r][n] / a[r][r];
     }
     return solution;
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zerolayer.contract.avro.LatencyFit;
 import io.zerolayer.contract.avro.LatencyModel;
 import java.util.Random;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 
 class LatencyFitterTest {
@@ -72,13 +73,71 @@ class LatencyFitterTest {
   }
 
   @Test
-  void shouldKeepTheDefaultsWhenTheCompletionsCannotSeparateTheCoefficients() {
+  void shouldFitTheShapeItSawAndSplitTheRestAsTheDefaultsDoWhenTheCompletionsCannotSeparateTheCoefficients() {
     LatencyFit fit = null;
     for (int i = 0; i < 50; i++) {
       // every completion has the same shape: input and output effects cannot be told apart
       fit = fitter.add(fit, 100, 10, 500, 50, i);
     }
-    assertThat(fitter.model(fit)).isEqualTo(DEFAULTS);
+
+    final LatencyModel model = fitter.model(fit);
+
+    assertThat(latency(model, 100, 10)).isCloseTo(500, Percentage.withPercentage(2));
+    assertThat(ttft(model, 100, 10)).isCloseTo(50, Percentage.withPercentage(2));
+    // A prompt ten times as long: the defaults' split says 90 ms more; no coefficient runs off
+    assertThat(ttft(model, 1_000, 10) - ttft(model, 100, 10)).isBetween(0.0, 2 * 90.0);
+    assertThat(model.getTtftPerOutputTokenMs()).isGreaterThanOrEqualTo(0);
+  }
+
+  @Test
+  void shouldStayWithinTwiceTheTruthAfterTenNearIdenticalRequestsAndWithinTenPercentOnceTrafficVaries() {
+    // An engine like the simulated one: TTFT 55 ms + 0.05 ms per prompt token, then 20 ms per token
+    final Random random = new Random(3);
+    LatencyFit fit = null;
+    long at = 0;
+    for (int i = 0; i < 10; i++, at += 100) {
+      final int in = 1_000 + random.nextInt(21) - 10;
+      final int out = 64 + random.nextInt(5) - 2;
+      fit = fitter.add(fit, in, out, trueLatency(in, out) + jitter(random) / 2, trueTtft(in) + jitter(random) / 2, at);
+    }
+
+    final LatencyModel early = fitter.model(fit);
+    for (final int in : new int[] {50, 1_000, 8_000}) {
+      assertThat(ttft(early, in, 0) / trueTtft(in)).as("TTFT of %d prompt tokens", in).isBetween(0.5, 2.0);
+      for (final int out : new int[] {8, 64, 512}) {
+        assertThat(latency(early, in, out) / trueLatency(in, out)).as("latency of %d in, %d out", in, out)
+            .isBetween(0.5, 2.0);
+      }
+    }
+
+    for (int i = 0; i < 300; i++, at += 100) {
+      final int in = 20 + random.nextInt(4_000);
+      final int out = 1 + random.nextInt(600);
+      fit = fitter.add(fit, in, out, trueLatency(in, out) + jitter(random) / 2, trueTtft(in) + jitter(random) / 2, at);
+    }
+
+    final LatencyModel varied = fitter.model(fit);
+    assertThat(varied.getTtftInterceptMs()).isBetween(55 * 0.9, 55 * 1.1);
+    assertThat(varied.getTtftPerInputTokenMs()).isBetween(0.05 * 0.9, 0.05 * 1.1);
+    assertThat(varied.getLatencyPerOutputTokenMs()).isBetween(20 * 0.9, 20 * 1.1);
+    assertThat(varied.getLatencyPerInputTokenMs()).isBetween(0.05 * 0.9, 0.05 * 1.1);
+  }
+
+  private static double trueTtft(final int in) {
+    return 55 + 0.05 * in;
+  }
+
+  private static double trueLatency(final int in, final int out) {
+    return trueTtft(in) + 20.0 * out;
+  }
+
+  private static double ttft(final LatencyModel model, final int in, final int out) {
+    return model.getTtftInterceptMs() + model.getTtftPerInputTokenMs() * in + model.getTtftPerOutputTokenMs() * out;
+  }
+
+  private static double latency(final LatencyModel model, final int in, final int out) {
+    return model.getLatencyInterceptMs() + model.getLatencyPerInputTokenMs() * in
+        + model.getLatencyPerOutputTokenMs() * out;
   }
 
   @Test
