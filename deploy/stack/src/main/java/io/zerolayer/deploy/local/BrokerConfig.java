@@ -8,25 +8,43 @@ import java.util.Map;
 
 /**
  * server.properties of the local broker: one node in KRaft combined mode (broker and controller)
- * on 127.0.0.1, with every internal topic at replication factor 1.
+ * on 127.0.0.1, with every internal topic at replication factor 1. With a SASL port it also has
+ * a SASL_PLAINTEXT listener (SCRAM-SHA-512 and -256) and Kafka's ACL authorizer, under which the
+ * PLAINTEXT and CONTROLLER listeners' anonymous principal is a super user (the stack's own
+ * provisioning and probes) and every SCRAM user gets only what ACLs grant it.
  *
  * @param brokerPort port of the PLAINTEXT listener that clients use
  * @param controllerPort port of the CONTROLLER listener
  * @param logDir where the broker keeps its data
+ * @param saslPort port of the SASL_PLAINTEXT listener, or 0 for none
  */
-public record BrokerConfig(int brokerPort, int controllerPort, Path logDir) {
+public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, int saslPort) {
 
   static final String HOST = FreePorts.HOST;
 
   public BrokerConfig {
     requireNonNull(logDir, "logDir");
-    if (brokerPort == controllerPort) {
-      throw new IllegalArgumentException("Broker and controller need different ports, both are " + brokerPort);
+    if (brokerPort == controllerPort || saslPort == brokerPort || saslPort == controllerPort) {
+      throw new IllegalArgumentException("Broker, controller and SASL listeners need different ports: "
+          + brokerPort + ", " + controllerPort + ", " + saslPort);
     }
+  }
+
+  /** A broker with PLAINTEXT and CONTROLLER listeners only. */
+  public BrokerConfig(final int brokerPort, final int controllerPort, final Path logDir) {
+    this(brokerPort, controllerPort, logDir, 0);
   }
 
   public String bootstrapServers() {
     return HOST + ":" + brokerPort;
+  }
+
+  /** {@code 127.0.0.1:<port>} of the SASL_PLAINTEXT listener. */
+  public String saslBootstrapServers() {
+    if (saslPort == 0) {
+      throw new IllegalStateException("this broker has no SASL listener; start it with a SASL port");
+    }
+    return HOST + ":" + saslPort;
   }
 
   public String controllerEndpoint() {
@@ -40,9 +58,22 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir) {
     settings.put("node.id", "1");
     // 4.x style dynamic quorum: formatted with --standalone, so no controller.quorum.voters.
     settings.put("controller.quorum.bootstrap.servers", controllerEndpoint());
-    settings.put("listeners", "PLAINTEXT://" + bootstrapServers() + ",CONTROLLER://" + controllerEndpoint());
-    settings.put("advertised.listeners", "PLAINTEXT://" + bootstrapServers() + ",CONTROLLER://" + controllerEndpoint());
-    settings.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    final String sasl = saslPort == 0 ? "" : ",SASL_PLAINTEXT://" + saslBootstrapServers();
+    settings.put("listeners", "PLAINTEXT://" + bootstrapServers() + ",CONTROLLER://" + controllerEndpoint() + sasl);
+    settings.put("advertised.listeners", "PLAINTEXT://" + bootstrapServers() + ",CONTROLLER://" + controllerEndpoint()
+        + sasl);
+    settings.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+        + (saslPort == 0 ? "" : ",SASL_PLAINTEXT:SASL_PLAINTEXT"));
+    if (saslPort != 0) {
+      settings.put("sasl.enabled.mechanisms", "SCRAM-SHA-512,SCRAM-SHA-256");
+      settings.put("listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+          "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+      settings.put("listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
+          "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+      settings.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+      settings.put("super.users", "User:ANONYMOUS");
+      settings.put("allow.everyone.if.no.acl.found", "false");
+    }
     settings.put("inter.broker.listener.name", "PLAINTEXT");
     settings.put("controller.listener.names", "CONTROLLER");
     settings.put("log.dirs", logDir.toAbsolutePath().toString());

@@ -46,10 +46,24 @@ public final class KafkaBroker implements AutoCloseable {
 
   /** As {@link #start(Path)}, waiting at most {@code startupTimeout} for the broker to answer. */
   public static KafkaBroker start(final Path workDir, final Duration startupTimeout) {
+    return start(workDir, startupTimeout, false);
+  }
+
+  /**
+   * As {@link #start(Path)}, with a SASL_PLAINTEXT listener (SCRAM) beside PLAINTEXT and Kafka's
+   * ACL authorizer: see {@link BrokerConfig}. SCRAM users and their ACLs are created over the
+   * PLAINTEXT listener, whose clients are super users.
+   */
+  public static KafkaBroker startWithSasl(final Path workDir) {
+    return start(workDir, DEFAULT_STARTUP_TIMEOUT, true);
+  }
+
+  private static KafkaBroker start(final Path workDir, final Duration startupTimeout, final boolean sasl) {
     requireNonNull(startupTimeout, "startupTimeout");
     final Path dir = requireNonNull(workDir, "workDir").toAbsolutePath();
-    final List<Integer> ports = FreePorts.pick(2);
-    final BrokerConfig config = new BrokerConfig(ports.get(0), ports.get(1), dir.resolve(DATA_DIR));
+    final List<Integer> ports = FreePorts.pick(3);
+    final BrokerConfig config = new BrokerConfig(ports.get(0), ports.get(1), dir.resolve(DATA_DIR),
+        sasl ? ports.get(2) : 0);
     final Path properties = writeConfig(dir, config);
     final List<Path> classpath = BrokerRuntime.classpath();
     format(dir, classpath, properties);
@@ -70,6 +84,11 @@ public final class KafkaBroker implements AutoCloseable {
   /** {@code 127.0.0.1:<port>} of the PLAINTEXT listener. */
   public String bootstrapServers() {
     return config.bootstrapServers();
+  }
+
+  /** {@code 127.0.0.1:<port>} of the SASL_PLAINTEXT listener of a broker started with one. */
+  public String saslBootstrapServers() {
+    return config.saslBootstrapServers();
   }
 
   /** Process id of the broker JVM. */

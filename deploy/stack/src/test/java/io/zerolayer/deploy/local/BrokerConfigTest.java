@@ -37,6 +37,23 @@ class BrokerConfigTest {
   }
 
   @Test
+  void shouldAddAScramListenerUnderTheAclAuthorizerOnlyWhenAskedTo() throws IOException {
+    final Properties secured = load(new BrokerConfig(19092, 19093, Path.of("/tmp/logs"), 19094).render());
+
+    assertThat(secured)
+        .containsEntry("listeners", "PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093,"
+            + "SASL_PLAINTEXT://127.0.0.1:19094")
+        .containsEntry("listener.security.protocol.map",
+            "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT")
+        .containsEntry("sasl.enabled.mechanisms", "SCRAM-SHA-512,SCRAM-SHA-256")
+        .containsEntry("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
+        .containsEntry("super.users", "User:ANONYMOUS")
+        .containsEntry("allow.everyone.if.no.acl.found", "false");
+    assertThat(load(config.render())).doesNotContainKeys("sasl.enabled.mechanisms", "authorizer.class.name");
+    assertThatThrownBy(config::saslBootstrapServers).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
   void shouldKeepDataInTheGivenDirectory() throws IOException {
     assertThat(load(config.render())).containsEntry("log.dirs", "/tmp/stack/kraft-combined-logs");
   }
