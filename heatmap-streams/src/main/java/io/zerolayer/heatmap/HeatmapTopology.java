@@ -17,6 +17,7 @@ import io.zerolayer.contract.telemetry.TelemetryValidator;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.heatmap.internal.DecodeStepFitter;
+import io.zerolayer.heatmap.internal.FitErrors;
 import io.zerolayer.heatmap.internal.FitLatencyModelProcessor;
 import io.zerolayer.heatmap.internal.HeatmapOutputs;
 import io.zerolayer.heatmap.internal.HeatmapStores;
@@ -85,6 +86,7 @@ public final class HeatmapTopology {
     requireNonNull(config, "config");
     final LatencyFitter fitter = new LatencyFitter(config.getLong(HeatmapConfig.LATENCY_HALF_LIFE_MS),
         config.getLong(HeatmapConfig.LATENCY_MIN_SAMPLES), defaultModel(config));
+    final FitErrors fitErrors = new FitErrors(meters);
     final DecodeStepFitter decodeFitter = new DecodeStepFitter(config.getLong(HeatmapConfig.LATENCY_HALF_LIFE_MS));
     final ScoringSettings settings = new ScoringSettings(config.emitInterval(),
         config.millis(HeatmapConfig.WINDOW_SIZE_MS), config.millis(HeatmapConfig.WINDOW_ADVANCE_MS),
@@ -106,7 +108,7 @@ public final class HeatmapTopology {
             VALIDATE_TELEMETRY)
         .addSource(READ_COMPLETIONS, serdes.key().deserializer(), serdes.value(Topics.COMPLETIONS).deserializer(),
             catalogue.name(Topics.COMPLETIONS))
-        .addProcessor(FIT_LATENCY_MODEL, () -> new FitLatencyModelProcessor(LATENCY_MODEL_STORE, fitter),
+        .addProcessor(FIT_LATENCY_MODEL, () -> new FitLatencyModelProcessor(LATENCY_MODEL_STORE, fitter, fitErrors),
             READ_COMPLETIONS);
     addStores(topology, config, serdes);
     addSinks(topology, catalogue, serdes);

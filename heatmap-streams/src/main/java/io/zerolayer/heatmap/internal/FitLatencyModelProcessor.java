@@ -12,7 +12,8 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Adds each finished attempt to its instance's latency statistics. Cancelled and failed attempts
+ * Adds each finished attempt to its instance's latency statistics, and notes how far it was from
+ * what they predicted before it ({@link FitErrors}). Cancelled and failed attempts
  * say nothing about how long a whole request takes, so they are left out. A record without a
  * value or with impossible figures is thrown as an {@link InvalidRecordException}, before any
  * state changed, for the app's processing-exception handler to send to the dead-letter topic.
@@ -21,11 +22,13 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
 
   private final String storeName;
   private final LatencyFitter fitter;
+  private final FitErrors errors;
   private KeyValueStore<String, LatencyFit> fits;
 
-  public FitLatencyModelProcessor(final String storeName, final LatencyFitter fitter) {
+  public FitLatencyModelProcessor(final String storeName, final LatencyFitter fitter, final FitErrors errors) {
     this.storeName = requireNonNull(storeName, "storeName");
     this.fitter = requireNonNull(fitter, "fitter");
+    this.errors = requireNonNull(errors, "errors");
   }
 
   @Override
@@ -50,7 +53,10 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
           + " ms of " + completion.getTotalMs() + " ms");
     }
     final String id = completion.getInstanceId();
-    fits.put(id, fitter.add(fits.get(id), completion.getInputTokens(), completion.getOutputTokens(),
+    final LatencyFit fit = fits.get(id);
+    errors.record(fitter.model(fit), completion.getInputTokens(), completion.getOutputTokens(), completion.getTtftMs(),
+        completion.getTotalMs());
+    fits.put(id, fitter.add(fit, completion.getInputTokens(), completion.getOutputTokens(),
         completion.getTotalMs(), completion.getTtftMs(), completion.getFinishedAtMs()));
   }
 }
