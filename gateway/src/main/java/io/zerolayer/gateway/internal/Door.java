@@ -91,8 +91,8 @@ public final class Door {
   /** Why a request was refused at the door, with when to try again. */
   Failure refusal() {
     return new Failure(Failure.Kind.OVERLOADED, "the gateway is at its limit of " + limiter.getLimit()
-        + " open answers, lowered because the layer delivers tokens later than " + lagTargetMs + " ms: try again in "
-        + retryAfterMs + " ms", null, retryAfterMs);
+        + " open answers (a limit that falls while the layer delivers tokens later than " + lagTargetMs
+        + " ms): try again in " + retryAfterMs + " ms", null, retryAfterMs);
   }
 
   /**
