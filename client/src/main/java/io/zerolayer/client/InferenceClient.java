@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -104,7 +105,19 @@ public final class InferenceClient implements AutoCloseable {
    *     stream's end, which the future waits for and checks the tokens against.
    */
   public CompletableFuture<Response> submit(final InferenceRequest request, final Consumer<ResponseChunk> listener) {
+    return submit(request, listener, startedAtMs -> { });
+  }
+
+  /**
+   * As {@link #submit(InferenceRequest, Consumer)}, telling {@code started} once when a worker had
+   * the request: the emit time (the worker's clock, ms) of the first chunk a worker wrote for it,
+   * its claim on the stream or a heartbeat while it waits for the engine. Called on the reader
+   * thread; must not block.
+   */
+  public CompletableFuture<Response> submit(final InferenceRequest request, final Consumer<ResponseChunk> listener,
+      final LongConsumer started) {
     requireNonNull(listener, "listener");
+    requireNonNull(started, "started");
     if (request.getReplyTopic() != null) {
       return CompletableFuture.failedFuture(new IllegalArgumentException("This client reads the response topic of"
           + " the catalogue; to use reply topic " + request.getReplyTopic() + ", read it with a consumer of your own"));
@@ -121,7 +134,7 @@ public final class InferenceClient implements AutoCloseable {
     final PendingResponse entry = new PendingResponse(request.getSequenceId(), chunk -> {
       chunkObserver.accept(chunk);
       listener.accept(chunk);
-    });
+    }, started);
     if (pending.putIfAbsent(request.getSequenceId(), entry) != null) {
       return CompletableFuture.failedFuture(new IllegalArgumentException("This client already waits for sequence "
           + request.getSequenceId() + "; give every request a new sequence id (newSequenceId)"));

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -32,16 +33,21 @@ final class PendingResponse implements Awaited {
   private final ResponseAssembler assembler;
   private final StreamMerger merger;
   private final Consumer<ResponseChunk> listener;
+  private final LongConsumer started;
+  private boolean startedTold;
   private volatile Place place;
   /** Chunks that named a place before this request's own was known, in the order read. */
   private final List<SpecificRecord> held = new ArrayList<>();
 
   /**
    * @param listener called with each new part of the stream, then with its last chunk; must not block
+   * @param started called once, with the emit time of the first chunk a worker wrote for the
+   *     request (its claim, or a heartbeat while it waits for the engine): when a worker had it
    */
-  PendingResponse(final String sequenceId, final Consumer<ResponseChunk> listener) {
+  PendingResponse(final String sequenceId, final Consumer<ResponseChunk> listener, final LongConsumer started) {
     this.sequenceId = requireNonNull(sequenceId, "sequenceId");
     this.listener = requireNonNull(listener, "listener");
+    this.started = requireNonNull(started, "started");
     this.assembler = new ResponseAssembler(sequenceId);
     this.merger = new StreamMerger(sequenceId);
   }
@@ -103,6 +109,10 @@ final class PendingResponse implements Awaited {
     if (heldBack(chunk, chunk.getRequestPartition(), chunk.getRequestOffset())
         || !mine(chunk.getRequestPartition(), chunk.getRequestOffset())) {
       return;
+    }
+    if (!startedTold) {
+      startedTold = true;
+      started.accept(chunk.getEmittedAtMs());
     }
     final ResponseChunk fresh = merger.fromWorker(chunk);
     if (fresh != null) {

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class PendingResponseTest {
 
   private final List<ResponseChunk> passed = new ArrayList<>();
-  private final PendingResponse pending = new PendingResponse("s", passed::add);
+  private final List<Long> started = new ArrayList<>();
+  private final PendingResponse pending = new PendingResponse("s", passed::add, started::add);
 
   @Test
   void shouldTakeOnlyTheChunksOfItsOwnRequestOnceItsPlaceIsKnown() throws Exception {
@@ -49,6 +50,23 @@ class PendingResponseTest {
 
     assertThat(pending.releaseHeld()).isTrue();
     assertThat(pending.future().get().text()).isEqualTo("a");
+  }
+
+  @Test
+  void shouldTellOnceWhenAWorkerFirstWroteForItsOwnRequest() {
+    pending.placed(1, 11);
+    final TokenChunk otherRequests = worker(10);
+    otherRequests.setEmittedAtMs(500);
+    final TokenChunk claim = worker(11);
+    claim.setEmittedAtMs(700);
+    final TokenChunk first = worker(11, "a");
+    first.setEmittedAtMs(900);
+
+    pending.fromWorker(otherRequests);
+    pending.fromWorker(claim);
+    pending.fromWorker(first);
+
+    assertThat(started).containsExactly(700L);
   }
 
   @Test

@@ -18,11 +18,12 @@ import java.util.function.LongSupplier;
 
 /**
  * Admission at the gateway: how many answers it keeps open at once, adapted to how late the layer
- * delivers their tokens. An answer is late when one of its chunks reached the gateway more than the
- * lag target after it was emitted upstream (by the worker, or by the router or token-buffer for
- * what they write), or when its end (the durable stream's last chunk, which token-buffer writes
- * when it has read the whole stream) came with no new token more than the lag target after the
- * latest token before it. An engine's own pace, however slow, never counts; only the layer's does.
+ * carries them. An answer is late when a worker had it more than the lag target after it reached
+ * the gateway (the wait before the engine: the ingress topic, a router, the dispatch), when one of
+ * its chunks reached the gateway more than the lag target after it was emitted upstream (by the
+ * worker, or by the router or token-buffer for what they write), or when an end with no new token
+ * came that long after the latest token before it. An engine's own pace, however slow, never
+ * counts; only the layer's does.
  * Each late answer cuts the limit by a tenth, and each answer on time while at least half the limit
  * is in use raises it by one (AIMD, from Netflix's concurrency-limits). A request over the limit is
  * answered at once as overloaded, with a retry time, instead of waiting behind a backlog that it
@@ -64,7 +65,8 @@ public final class Door {
     refused = Counter.builder("zerolayer.gateway.refused").description("Requests refused as overloaded at the door")
         .register(meters);
     late = Counter.builder("zerolayer.gateway.late.answers")
-        .description("Answers with a chunk that reached the gateway later than the lag target").register(meters);
+        .description("Answers a worker had, or whose chunk reached the gateway, later than the lag target")
+        .register(meters);
   }
 
   /**
@@ -91,7 +93,7 @@ public final class Door {
   /** Why a request was refused at the door, with when to try again. */
   Failure refusal() {
     return new Failure(Failure.Kind.OVERLOADED, "the gateway is at its limit of " + limiter.getLimit()
-        + " open answers (a limit that falls while the layer delivers tokens later than " + lagTargetMs
+        + " open answers (a limit that falls while the layer carries answers later than " + lagTargetMs
         + " ms): try again in " + retryAfterMs + " ms", null, retryAfterMs);
   }
 
@@ -102,6 +104,7 @@ public final class Door {
   final class Pass implements AutoCloseable {
 
     private final Limiter.Listener listener;
+    private final long enteredAtMs = clockMs.getAsLong();
     private final AtomicLong worstLagMs = new AtomicLong(-1);
     private final AtomicLong latestEmitMs = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -109,6 +112,13 @@ public final class Door {
 
     private Pass(final Limiter.Listener listener) {
       this.listener = listener;
+    }
+
+    /** Notes when a worker had the request (its first chunk's emit time). */
+    void started(final long startedAtMs) {
+      if (startedAtMs > 0) {
+        worstLagMs.accumulateAndGet(startedAtMs - enteredAtMs, Math::max);
+      }
     }
 
     /** Notes a chunk of the answer as it reaches the gateway. */

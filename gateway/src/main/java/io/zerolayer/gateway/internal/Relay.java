@@ -71,7 +71,7 @@ public final class Relay {
     client.submit(record(requestId, tenantId, request, receivedMs), chunk -> {
       pass.arrived(chunk);
       queue.offer(chunk);
-    }).whenComplete((response, error) -> {
+    }, pass::started).whenComplete((response, error) -> {
       if (error != null) {
         queue.fail(error);
       }

@@ -64,6 +64,24 @@ class DoorTest {
   }
 
   @Test
+  void shouldCountAnAnswerLateThatAWorkerHadLongAfterItCame() {
+    final Door.Pass waited = door.enter().orElseThrow();
+    final Door.Pass prompt = door.enter().orElseThrow();
+
+    // Requests waited 800 ms before a worker had the first, 30 ms for the second
+    waited.started(nowMs.get() + 800);
+    prompt.started(nowMs.get() + 30);
+    nowMs.addAndGet(900);
+    waited.arrived(chunk(nowMs.get() - 20, true));
+    prompt.arrived(chunk(nowMs.get() - 20, true));
+    waited.close();
+    prompt.close();
+
+    assertThat(meters.get("zerolayer.gateway.late.answers").counter().count()).isEqualTo(1);
+    assertThat(limit()).isEqualTo(9);
+  }
+
+  @Test
   void shouldCountAnAnswerLateWhoseEndCameLongAfterItsLastToken() {
     final Door.Pass pass = door.enter().orElseThrow();
     for (int i = 0; i < 5; i++) {
