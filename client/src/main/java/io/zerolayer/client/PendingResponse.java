@@ -16,9 +16,9 @@ import org.apache.avro.specific.SpecificRecord;
  * ({@link StreamMerger}), hands each new part to its listeners, each index once and in order, and
  * completes with the whole response once the durable stream ends. The listeners hear the end as
  * soon as either stream ends it, and nothing after: a stream that a served attempt's engine
- * finished ends from the workers' log, and the durable stream then only checks it. Chunks that answer another
- * request with the same sequence id (one the routers refused because the id was in use) are not
- * its own: they are passed over by the request's place on the ingress topic. A chunk that names a
+ * finished ends from the workers' log, and the durable stream then only checks it. Chunks that
+ * answer another request with the same sequence id (one the routers refused because the id was in
+ * use) are not its own: they are passed over by the request's place on the ingress topic. A chunk that names a
  * place read before the client knows its own (the producer's acknowledgement can come after the
  * answer) is held back until it does. Used by the reader thread, but for {@link #placed}.
  */

@@ -72,11 +72,7 @@ final class StreamMerger {
    * same end once it has read the stream; a client need not wait for that.
    */
   private ResponseChunk end(final int start, final List<String> fresh, final TokenChunk chunk) {
-    if (start > passed.size()) {
-      throw new IllegalStateException("Response of " + sequenceId + " would skip tokens " + passed.size() + " to "
-          + (start - 1) + ": the client missed part of both streams");
-    }
-    final List<String> tokens = fresh.subList(Math.min(passed.size() - start, fresh.size()), fresh.size());
+    final List<String> tokens = unpassed(start, fresh);
     final int from = passed.size();
     passed.addAll(tokens);
     endedFromWorkers = true;
@@ -124,14 +120,19 @@ final class StreamMerger {
     return List.copyOf(passed);
   }
 
-  private ResponseChunk pass(final int start, final List<String> fresh, final String instanceId, final int epoch,
-      final long emittedAtMs) {
+  /** The tokens of {@code fresh}, which start at index {@code start}, not passed on yet. */
+  private List<String> unpassed(final int start, final List<String> fresh) {
     if (start > passed.size()) {
       // Cannot happen while both streams are read from before the request was sent; said rather than hidden.
       throw new IllegalStateException("Response of " + sequenceId + " would skip tokens " + passed.size() + " to "
           + (start - 1) + ": the client missed part of both streams");
     }
-    final List<String> tokens = fresh.subList(Math.min(passed.size() - start, fresh.size()), fresh.size());
+    return fresh.subList(Math.min(passed.size() - start, fresh.size()), fresh.size());
+  }
+
+  private ResponseChunk pass(final int start, final List<String> fresh, final String instanceId, final int epoch,
+      final long emittedAtMs) {
+    final List<String> tokens = unpassed(start, fresh);
     if (tokens.isEmpty()) {
       return null;
     }

@@ -70,9 +70,10 @@ public final class GatewayConfig extends AbstractConfig {
       .define(SEQUENCE_QUERY_TOKEN, Type.PASSWORD, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH,
           "token-buffer's tokenbuffer.query.token, which its sequence queries ask of their callers.")
       .define(LAG_TARGET_MS, Type.LONG, 1_000L, Range.atLeast(1L), Importance.MEDIUM,
-          "How late a chunk may reach the gateway after it was emitted upstream before its answer counts as late,"
-              + " in ms. Each late answer lowers how many answers the gateway keeps open (by a tenth); each on-time"
-              + " one raises it again (by one) while half of them are in use. The engine's own pace never counts.")
+          "How late a worker may have a request after it reached the gateway, or a chunk reach the gateway after it"
+              + " was emitted upstream, before the answer counts as late, in ms. Each late answer lowers how many"
+              + " answers the gateway keeps open (by a tenth); each on-time one raises it again (by one) while half"
+              + " of them are in use. The engine's own pace never counts.")
       .define(MAX_OPEN_ANSWERS, Type.INT, 200, Range.atLeast(1), Importance.MEDIUM,
           "The most answers the gateway keeps open at once, and where it starts; a request beyond the current"
               + " limit gets 503 (OpenAI) or 529 (Anthropic) with retry-after at once. Keep it below the HTTP"
@@ -163,7 +164,7 @@ public final class GatewayConfig extends AbstractConfig {
 
   /** The open answers allowed: from the most, down to the fewest while the layer delivers late. */
   public Door.Limits openAnswers() {
-    return new Door.Limits(getInt(MAX_OPEN_ANSWERS), getInt(MIN_OPEN_ANSWERS), getInt(MAX_OPEN_ANSWERS));
+    return new Door.Limits(getInt(MIN_OPEN_ANSWERS), getInt(MAX_OPEN_ANSWERS));
   }
 
   public Duration overloadRetryAfter() {

@@ -70,7 +70,8 @@ class HeatmapIT {
       final InstanceScore before = ejected.stream().map(ConsumerRecord::value)
           .filter(row -> row.getInstanceId().equals("gpu-1") && row.getLastTelemetryMs() < jumpMs)
           .reduce((first, second) -> second).orElseThrow();
-      assertThat(firstZero.getUpdatedAtMs() - before.getUpdatedAtMs()).isLessThanOrEqualTo(4 * EMIT_INTERVAL.toMillis());
+      assertThat(firstZero.getUpdatedAtMs() - before.getUpdatedAtMs())
+          .isLessThanOrEqualTo(4 * EMIT_INTERVAL.toMillis());
       assertThat(firstZero.getUpdatedAtMs() - firstZero.getLastTelemetryMs()).isLessThanOrEqualTo(1_000);
       // and it is EJECTED after the 3 s observation, within a few emit intervals of its end (a
       // punctuation runs late on this busy 2-core machine: 3.59 s was seen once)

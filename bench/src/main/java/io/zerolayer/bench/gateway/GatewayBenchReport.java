@@ -47,8 +47,9 @@ public final class GatewayBenchReport {
   }
 
   private static void row(final StringBuilder table, final int rate, final String way, final PathFigures figures) {
-    table.append(String.format(Locale.ROOT, "| %d | %s | %d / %d / %d | %.1f / %.1f / %.1f | %.1f / %.1f | %.1f / %.1f |%n",
-        rate, way, figures.answered(), figures.refused(), figures.errors(), figures.firstTokenMs(50), figures.firstTokenMs(90),
+    table.append(String.format(Locale.ROOT,
+        "| %d | %s | %d / %d / %d | %.1f / %.1f / %.1f | %.1f / %.1f | %.1f / %.1f |%n", rate, way,
+        figures.answered(), figures.refused(), figures.errors(), figures.firstTokenMs(50), figures.firstTokenMs(90),
         figures.firstTokenMs(99), figures.gapMs(50), figures.gapMs(99), figures.tokensPerSecond(50),
         figures.tokensPerSecond(1)));
   }

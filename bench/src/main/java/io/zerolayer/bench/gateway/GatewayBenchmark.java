@@ -72,9 +72,9 @@ public final class GatewayBenchmark {
       out.printf("==> %d requests/s each way: %d s warm-up, %d s measured%n", rate, plan.warmup().toSeconds(),
           plan.duration().toSeconds());
       final Phase phase = phase(rate, plan);
-      out.printf("    direct %d answered (%d errors), through Zerolayer %d answered (%d refused at the door, %d errors)%n",
-          phase.direct().answered(), phase.direct().errors(), phase.gateway().answered(), phase.gateway().refused(),
-          phase.gateway().errors());
+      out.printf("    direct %d answered (%d errors), through Zerolayer %d answered (%d refused at the door,"
+          + " %d errors)%n", phase.direct().answered(), phase.direct().errors(), phase.gateway().answered(),
+          phase.gateway().refused(), phase.gateway().errors());
       phase.gateway().errorKinds().forEach((kind, count) -> out.printf("    through Zerolayer, %d x %s%n", count,
           kind));
       phase.direct().errorKinds().forEach((kind, count) -> out.printf("    direct, %d x %s%n", count, kind));

@@ -23,12 +23,12 @@ import java.util.function.LongSupplier;
  * its chunks reached the gateway more than the lag target after it was emitted upstream (by the
  * worker, or by the router or token-buffer for what they write), or when an end with no new token
  * came that long after the latest token before it. An engine's own pace, however slow, never
- * counts; only the layer's does.
- * Each late answer cuts the limit by a tenth, and each answer on time while at least half the limit
- * is in use raises it by one (AIMD, from Netflix's concurrency-limits). A request over the limit is
- * answered at once as overloaded, with a retry time, instead of waiting behind a backlog that it
- * would only make longer: past its capacity the layer serves what it can on time and refuses the
- * rest, rather than serving everything late.
+ * counts; only the layer's does. The limit starts at its most; each late answer cuts it by a
+ * tenth, and each answer on time while at least half of it is in use raises it by one (AIMD, from
+ * Netflix's concurrency-limits). A request over the limit is answered at once as overloaded, with
+ * a retry time, instead of waiting behind a backlog that it would only make longer: past its
+ * capacity the layer serves what it can on time and refuses the rest, rather than serving
+ * everything late.
  */
 public final class Door {
 
@@ -44,8 +44,9 @@ public final class Door {
   private final Counter late;
 
   /**
-   * @param lagTarget how late a chunk may reach the gateway before its answer counts as late
-   * @param limits the open answers allowed at first, at least and at most
+   * @param lagTarget how late a worker may have an answer, or a chunk reach the gateway, before the
+   *     answer counts as late
+   * @param limits the open answers allowed at least and at most
    * @param retryAfter what a refused request is told to wait
    * @param clockMs the wall clock the chunks' emit times are on
    */
@@ -55,7 +56,7 @@ public final class Door {
     this.retryAfterMs = requireNonNull(retryAfter, "retryAfter").toMillis();
     this.clockMs = requireNonNull(clockMs, "clockMs");
     limiter = SimpleLimiter.newBuilder().named("gateway")
-        .limit(AIMDLimit.newBuilder().initialLimit(limits.initial()).minLimit(limits.min()).maxLimit(limits.max())
+        .limit(AIMDLimit.newBuilder().initialLimit(limits.max()).minLimit(limits.min()).maxLimit(limits.max())
             .backoffRatio(BACKOFF_RATIO).timeout(NO_TIMEOUT_DAYS, TimeUnit.DAYS).build())
         .build();
     Gauge.builder("zerolayer.gateway.open.limit", limiter, SimpleLimiter::getLimit)
@@ -69,14 +70,11 @@ public final class Door {
         .register(meters);
   }
 
-  /**
-   * The open answers allowed at first, at least and at most.
-   */
-  public record Limits(int initial, int min, int max) {
+  /** The open answers allowed at least and at most (where the limit starts). */
+  public record Limits(int min, int max) {
     public Limits {
-      if (min < 1 || initial < min || max < initial) {
-        throw new IllegalArgumentException("limits must satisfy 1 <= min <= initial <= max, not " + min + ", "
-            + initial + ", " + max);
+      if (min < 1 || max < min) {
+        throw new IllegalArgumentException("limits must satisfy 1 <= min <= max, not " + min + ", " + max);
       }
     }
   }

@@ -15,7 +15,7 @@ class DoorTest {
 
   private final AtomicLong nowMs = new AtomicLong(1_000_000);
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-  private final Door door = new Door(Duration.ofMillis(500), new Door.Limits(10, 2, 10), Duration.ofMillis(1_500),
+  private final Door door = new Door(Duration.ofMillis(500), new Door.Limits(2, 10), Duration.ofMillis(1_500),
       nowMs::get, meters);
 
   @Test

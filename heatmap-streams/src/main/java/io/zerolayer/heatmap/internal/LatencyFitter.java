@@ -29,6 +29,9 @@ public final class LatencyFitter {
   private final double halfLifeMs;
   private final long minSamples;
   private final LatencyModel defaults;
+  /** The defaults' coefficients, (intercept, per input token, per output token), the fit's prior. */
+  private final double[] latencyPrior;
+  private final double[] ttftPrior;
 
   /**
    * @param halfLifeMs after this long a completion weighs half as much
@@ -39,6 +42,10 @@ public final class LatencyFitter {
     this.halfLifeMs = halfLifeMs;
     this.minSamples = minSamples;
     this.defaults = requireNonNull(defaults, "defaults");
+    latencyPrior = new double[] {defaults.getLatencyInterceptMs(), defaults.getLatencyPerInputTokenMs(),
+        defaults.getLatencyPerOutputTokenMs()};
+    ttftPrior = new double[] {defaults.getTtftInterceptMs(), defaults.getTtftPerInputTokenMs(),
+        defaults.getTtftPerOutputTokenMs()};
   }
 
   /** Adds one completion to an instance's statistics (null: none yet). */
@@ -71,10 +78,6 @@ public final class LatencyFitter {
       return defaults;
     }
     final double[] gram = toArray(fit.getGram());
-    final double[] latencyPrior = {defaults.getLatencyInterceptMs(), defaults.getLatencyPerInputTokenMs(),
-        defaults.getLatencyPerOutputTokenMs()};
-    final double[] ttftPrior = {defaults.getTtftInterceptMs(), defaults.getTtftPerInputTokenMs(),
-        defaults.getTtftPerOutputTokenMs()};
     final double[] latency = solve(gram, toArray(fit.getLatencyMoment()), priorPrecision(gram, latencyPrior),
         latencyPrior);
     final double[] ttft = solve(gram, toArray(fit.getTtftMoment()), priorPrecision(gram, ttftPrior), ttftPrior);
