@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,6 +62,11 @@ public final class TenantDirectory {
       }
     }
     return Optional.ofNullable(found);
+  }
+
+  /** Every tenant, by id. */
+  public List<Tenant> all() {
+    return byId.values().stream().sorted(Comparator.comparing(Tenant::id)).toList();
   }
 
   /** The JSON file's shape. */

@@ -8,22 +8,46 @@ import java.util.Map;
 
 /**
  * server.properties of the local broker: one node in KRaft combined mode (broker and controller)
- * on 127.0.0.1, with every internal topic at replication factor 1. With a SASL port it also has
- * a SASL_PLAINTEXT listener (SCRAM-SHA-512 and -256) and Kafka's ACL authorizer, under which the
- * PLAINTEXT and CONTROLLER listeners' anonymous principal is a super user (the stack's own
- * provisioning and probes) and every SCRAM user gets only what ACLs grant it.
+ * on 127.0.0.1, with every internal topic at replication factor 1. Without {@link Tls} its
+ * listeners are PLAINTEXT. With it the broker speaks TLS only, under Kafka's ACL authorizer: an SSL
+ * listener that asks every client for a certificate (principal {@code User:<CN>}; the broker
+ * itself and the stack's admin are super users), a SASL_SSL listener for SCRAM-SHA-512 users,
+ * and the controller's listener on TLS too. Every other principal gets only what ACLs grant it.
  *
- * @param brokerPort port of the PLAINTEXT listener that clients use
+ * @param brokerPort port of the listener clients use: PLAINTEXT, or SSL with {@link Tls}
  * @param controllerPort port of the CONTROLLER listener
  * @param logDir where the broker keeps its data
- * @param saslPort port of the SASL_PLAINTEXT listener, or 0 for none
+ * @param tls the stores and SASL port of a broker on TLS, or null for PLAINTEXT
  */
-public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, int saslPort) {
+public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, Tls tls) {
 
   static final String HOST = FreePorts.HOST;
+  /** Principal of the broker's own certificate: a super user, as brokers must be to each other. */
+  public static final String BROKER_PRINCIPAL = "broker";
+  /** Principal of the certificate the stack provisions with: a super user. */
+  public static final String ADMIN_PRINCIPAL = "admin";
+
+  /**
+   * The TLS side of a secured broker.
+   *
+   * @param saslPort port of the SASL_SSL listener (SCRAM-SHA-512)
+   * @param keystore the broker's key and certificate ({@code CN=broker})
+   * @param truststore the authority clients' certificates must chain to
+   * @param password the password of both stores and of the key
+   * @param storeType the stores' type (PKCS12)
+   */
+  public record Tls(int saslPort, Path keystore, Path truststore, String password, String storeType) {
+    public Tls {
+      requireNonNull(keystore, "keystore");
+      requireNonNull(truststore, "truststore");
+      requireNonNull(password, "password");
+      requireNonNull(storeType, "storeType");
+    }
+  }
 
   public BrokerConfig {
     requireNonNull(logDir, "logDir");
+    final int saslPort = tls == null ? 0 : tls.saslPort();
     if (brokerPort == controllerPort || saslPort == brokerPort || saslPort == controllerPort) {
       throw new IllegalArgumentException("Broker, controller and SASL listeners need different ports: "
           + brokerPort + ", " + controllerPort + ", " + saslPort);
@@ -32,19 +56,20 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, int 
 
   /** A broker with PLAINTEXT and CONTROLLER listeners only. */
   public BrokerConfig(final int brokerPort, final int controllerPort, final Path logDir) {
-    this(brokerPort, controllerPort, logDir, 0);
+    this(brokerPort, controllerPort, logDir, null);
   }
 
+  /** {@code 127.0.0.1:<port>} of the listener clients use (SSL when the broker is on TLS). */
   public String bootstrapServers() {
     return HOST + ":" + brokerPort;
   }
 
-  /** {@code 127.0.0.1:<port>} of the SASL_PLAINTEXT listener. */
+  /** {@code 127.0.0.1:<port>} of the SASL_SSL listener. */
   public String saslBootstrapServers() {
-    if (saslPort == 0) {
-      throw new IllegalStateException("this broker has no SASL listener; start it with a SASL port");
+    if (tls == null) {
+      throw new IllegalStateException("this broker has no SASL listener; start it on TLS");
     }
-    return HOST + ":" + saslPort;
+    return HOST + ":" + tls.saslPort();
   }
 
   public String controllerEndpoint() {
@@ -58,23 +83,17 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, int 
     settings.put("node.id", "1");
     // 4.x style dynamic quorum: formatted with --standalone, so no controller.quorum.voters.
     settings.put("controller.quorum.bootstrap.servers", controllerEndpoint());
-    final String sasl = saslPort == 0 ? "" : ",SASL_PLAINTEXT://" + saslBootstrapServers();
-    settings.put("listeners", "PLAINTEXT://" + bootstrapServers() + ",CONTROLLER://" + controllerEndpoint() + sasl);
-    settings.put("advertised.listeners", "PLAINTEXT://" + bootstrapServers() + ",CONTROLLER://" + controllerEndpoint()
-        + sasl);
-    settings.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
-        + (saslPort == 0 ? "" : ",SASL_PLAINTEXT:SASL_PLAINTEXT"));
-    if (saslPort != 0) {
-      settings.put("sasl.enabled.mechanisms", "SCRAM-SHA-512,SCRAM-SHA-256");
-      settings.put("listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
-          "org.apache.kafka.common.security.scram.ScramLoginModule required;");
-      settings.put("listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
-          "org.apache.kafka.common.security.scram.ScramLoginModule required;");
-      settings.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
-      settings.put("super.users", "User:ANONYMOUS");
-      settings.put("allow.everyone.if.no.acl.found", "false");
+    final String client = tls == null ? "PLAINTEXT" : "SSL";
+    final String sasl = tls == null ? "" : ",SASL_SSL://" + saslBootstrapServers();
+    settings.put("listeners", client + "://" + bootstrapServers() + ",CONTROLLER://" + controllerEndpoint() + sasl);
+    settings.put("advertised.listeners", client + "://" + bootstrapServers() + ",CONTROLLER://"
+        + controllerEndpoint() + sasl);
+    settings.put("listener.security.protocol.map", tls == null ? "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+        : "SSL:SSL,CONTROLLER:SSL,SASL_SSL:SASL_SSL");
+    if (tls != null) {
+      settings.putAll(tlsSettings());
     }
-    settings.put("inter.broker.listener.name", "PLAINTEXT");
+    settings.put("inter.broker.listener.name", client);
     settings.put("controller.listener.names", "CONTROLLER");
     settings.put("log.dirs", logDir.toAbsolutePath().toString());
     settings.put("num.partitions", "1");
@@ -89,6 +108,27 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, int 
     settings.put("group.streams.initial.rebalance.delay.ms", "0");
     // The default 128 MiB dedupe buffer would take a quarter of the broker's small heap.
     settings.put("log.cleaner.dedupe.buffer.size", String.valueOf(32L * 1024 * 1024));
+    return settings;
+  }
+
+  private Map<String, String> tlsSettings() {
+    final Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("ssl.keystore.location", tls.keystore().toAbsolutePath().toString());
+    settings.put("ssl.keystore.password", tls.password());
+    settings.put("ssl.keystore.type", tls.storeType());
+    settings.put("ssl.key.password", tls.password());
+    settings.put("ssl.truststore.location", tls.truststore().toAbsolutePath().toString());
+    settings.put("ssl.truststore.password", tls.password());
+    settings.put("ssl.truststore.type", tls.storeType());
+    settings.put("ssl.client.auth", "required");
+    settings.put("listener.name.sasl_ssl.ssl.client.auth", "none");
+    settings.put("ssl.principal.mapping.rules", "RULE:^CN=([^,]+)$/$1/,DEFAULT");
+    settings.put("sasl.enabled.mechanisms", "SCRAM-SHA-512");
+    settings.put("listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config",
+        "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+    settings.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+    settings.put("super.users", "User:" + BROKER_PRINCIPAL + ";User:" + ADMIN_PRINCIPAL);
+    settings.put("allow.everyone.if.no.acl.found", "false");
     return settings;
   }
 

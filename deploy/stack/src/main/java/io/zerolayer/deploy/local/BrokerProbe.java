@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -15,11 +15,17 @@ final class BrokerProbe implements AutoCloseable, StartupWait.Probe {
 
   private static final int TIMEOUT_MS = 2_000;
 
-  private final BrokerConfig config;
+  private final int port;
+  private final Map<String, Object> clientProperties;
   private Admin admin;
 
-  BrokerProbe(final BrokerConfig config) {
-    this.config = config;
+  /**
+   * @param port the port clients use
+   * @param clientProperties bootstrap servers and security of a client that may describe the cluster
+   */
+  BrokerProbe(final int port, final Map<String, Object> clientProperties) {
+    this.port = port;
+    this.clientProperties = Map.copyOf(clientProperties);
   }
 
   @Override
@@ -30,18 +36,19 @@ final class BrokerProbe implements AutoCloseable, StartupWait.Probe {
       if (!accepts()) {
         return false;
       }
-      admin = Admin.create(Map.of(
-          CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
+      final Map<String, Object> props = new HashMap<>(clientProperties);
+      props.putAll(Map.of(
           AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, TIMEOUT_MS,
           AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, TIMEOUT_MS,
           AdminClientConfig.CLIENT_ID_CONFIG, "zerolayer-stack-probe"));
+      admin = Admin.create(props);
     }
     return !admin.describeCluster().nodes().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).isEmpty();
   }
 
   private boolean accepts() {
     try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(BrokerConfig.HOST, config.brokerPort()), TIMEOUT_MS);
+      socket.connect(new InetSocketAddress(BrokerConfig.HOST, port), TIMEOUT_MS);
       return true;
     } catch (final IOException e) {
       return false;

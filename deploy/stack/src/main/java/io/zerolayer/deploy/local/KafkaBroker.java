@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.SslConfigs;
 
 /**
  * A single-node Apache Kafka cluster (KRaft, broker and controller in one JVM) on 127.0.0.1, run
@@ -33,10 +35,12 @@ public final class KafkaBroker implements AutoCloseable {
 
   private final ChildJvm process;
   private final BrokerConfig config;
+  private final Map<String, Object> admin;
 
-  private KafkaBroker(final ChildJvm process, final BrokerConfig config) {
+  private KafkaBroker(final ChildJvm process, final BrokerConfig config, final Map<String, Object> admin) {
     this.process = process;
     this.config = config;
+    this.admin = admin;
   }
 
   /** Starts a broker with files under {@code workDir} and waits until it answers admin requests. */
@@ -46,49 +50,78 @@ public final class KafkaBroker implements AutoCloseable {
 
   /** As {@link #start(Path)}, waiting at most {@code startupTimeout} for the broker to answer. */
   public static KafkaBroker start(final Path workDir, final Duration startupTimeout) {
-    return start(workDir, startupTimeout, false);
+    return start(workDir, startupTimeout, null);
   }
 
   /**
-   * As {@link #start(Path)}, with a SASL_PLAINTEXT listener (SCRAM) beside PLAINTEXT and Kafka's
-   * ACL authorizer: see {@link BrokerConfig}. SCRAM users and their ACLs are created over the
-   * PLAINTEXT listener, whose clients are super users.
+   * As {@link #start(Path)}, on TLS only and under Kafka's ACL authorizer (see {@link BrokerConfig}):
+   * an SSL listener that asks clients for a certificate of {@code certificates}' authority, and a
+   * SASL_SSL listener for SCRAM users. {@link #adminProperties()} connects as the super user
+   * {@value BrokerConfig#ADMIN_PRINCIPAL}, to provision topics, users and ACLs.
    */
-  public static KafkaBroker startWithSasl(final Path workDir) {
-    return start(workDir, DEFAULT_STARTUP_TIMEOUT, true);
+  public static KafkaBroker startSecured(final Path workDir, final LocalCertificates certificates) {
+    return start(workDir, DEFAULT_STARTUP_TIMEOUT, requireNonNull(certificates, "certificates"));
   }
 
-  private static KafkaBroker start(final Path workDir, final Duration startupTimeout, final boolean sasl) {
+  private static KafkaBroker start(final Path workDir, final Duration startupTimeout,
+      final LocalCertificates certificates) {
     requireNonNull(startupTimeout, "startupTimeout");
     final Path dir = requireNonNull(workDir, "workDir").toAbsolutePath();
     final List<Integer> ports = FreePorts.pick(3);
     final BrokerConfig config = new BrokerConfig(ports.get(0), ports.get(1), dir.resolve(DATA_DIR),
-        sasl ? ports.get(2) : 0);
+        certificates == null ? null : new BrokerConfig.Tls(ports.get(2),
+            certificates.keystore(BrokerConfig.BROKER_PRINCIPAL), certificates.truststore(),
+            certificates.password(), certificates.storeType()));
+    final Map<String, Object> admin = certificates == null
+        ? Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers())
+        : certificateLogin(config.bootstrapServers(), certificates, BrokerConfig.ADMIN_PRINCIPAL);
     final Path properties = writeConfig(dir, config);
     final List<Path> classpath = BrokerRuntime.classpath();
     format(dir, classpath, properties);
     final ChildJvm process = ChildJvm.start(spec("kafka-broker", BrokerRuntime.KAFKA_MAIN_CLASS,
         List.of(properties.toString()), classpath), dir);
-    try (BrokerProbe probe = new BrokerProbe(config)) {
+    try (BrokerProbe probe = new BrokerProbe(config.brokerPort(), admin)) {
       final Duration took = StartupWait.until("Kafka broker on " + config.bootstrapServers(), process,
           startupTimeout, probe, FIX);
       System.err.println("Kafka broker answers on " + config.bootstrapServers() + " (started in "
           + took.toMillis() + " ms, pid " + process.pid() + ", log " + process.logFile() + ")");
-      return new KafkaBroker(process, config);
+      return new KafkaBroker(process, config, admin);
     } catch (final RuntimeException e) {
       process.stop();
       throw e;
     }
   }
 
-  /** {@code 127.0.0.1:<port>} of the PLAINTEXT listener. */
+  /** {@code 127.0.0.1:<port>} of the listener clients use: PLAINTEXT, or SSL on a secured broker. */
   public String bootstrapServers() {
     return config.bootstrapServers();
   }
 
-  /** {@code 127.0.0.1:<port>} of the SASL_PLAINTEXT listener of a broker started with one. */
+  /** {@code 127.0.0.1:<port>} of the SASL_SSL listener of a secured broker. */
   public String saslBootstrapServers() {
     return config.saslBootstrapServers();
+  }
+
+  /** Client settings of a super user: none but the bootstrap servers on a PLAINTEXT broker. */
+  public Map<String, Object> adminProperties() {
+    return admin;
+  }
+
+  /**
+   * Client settings that log in to a secured broker's SSL listener with the certificate of
+   * {@code principal}, issued by {@code certificates} on first use.
+   */
+  public static Map<String, Object> certificateLogin(final String bootstrapServers,
+      final LocalCertificates certificates, final String principal) {
+    return Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL",
+        SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, certificates.keystore(principal).toString(),
+        SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, certificates.password(),
+        SslConfigs.SSL_KEY_PASSWORD_CONFIG, certificates.password(),
+        SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, certificates.storeType(),
+        SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, certificates.truststore().toString(),
+        SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, certificates.password(),
+        SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, certificates.storeType());
   }
 
   /** Process id of the broker JVM. */

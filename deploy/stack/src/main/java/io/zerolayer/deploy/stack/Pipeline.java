@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.zerolayer.contract.cluster.ClusterSettings;
+import io.zerolayer.deploy.acls.App;
 import io.zerolayer.heatmap.HeatmapApp;
 import io.zerolayer.heatmap.HeatmapConfig;
 import io.zerolayer.router.Router;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +94,19 @@ public final class Pipeline implements AutoCloseable {
       final TenantDirectory tenants, final RoutingPolicy policy, final boolean cutover,
       final Map<String, ?> routerSettings) throws InterruptedException, TimeoutException {
     requireNonNull(cluster, "cluster");
+    return start(app -> cluster, stateDir, defaultPorts, tenants, policy, cutover, routerSettings);
+  }
+
+  /**
+   * As {@link #start(ClusterSettings, Path, boolean, TenantDirectory, RoutingPolicy, boolean, Map)},
+   * each app connecting with settings of its own (its own principal, on a secured cluster). Every
+   * app's settings must name the same catalogue.
+   */
+  public static Pipeline start(final Function<App, ClusterSettings> clusters, final Path stateDir,
+      final boolean defaultPorts, final TenantDirectory tenants, final RoutingPolicy policy, final boolean cutover,
+      final Map<String, ?> routerSettings) throws InterruptedException, TimeoutException {
     requireNonNull(policy, "policy");
+    final ClusterSettings cluster = clusters.apply(App.ROUTER);
     final String prefix = cluster.catalogue().prefix();
     final Deque<AutoCloseable> started = new ArrayDeque<>();
     try {
@@ -100,7 +114,8 @@ public final class Pipeline implements AutoCloseable {
           HeatmapConfig.APPLICATION_ID, PipelineNames.heatmapApplicationId(cluster.catalogue()),
           HeatmapConfig.STATE_DIR, stateDir.resolve("heatmap").toString()));
       freePortUnless(defaultPorts, heatmapValues, HeatmapConfig.HTTP_PORT);
-      final StreamsApp heatmap = push(started, HeatmapApp.start(cluster, new HeatmapConfig(heatmapValues),
+      final StreamsApp heatmap = push(started, HeatmapApp.start(clusters.apply(App.HEATMAP_STREAMS),
+          new HeatmapConfig(heatmapValues),
           "127.0.0.1"));
       final Map<String, Object> tokenBufferValues = new HashMap<>(Map.of(
           TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(cluster.catalogue()),
@@ -110,7 +125,7 @@ public final class Pipeline implements AutoCloseable {
       final String queryToken = TenantSignature.newSecret();
       tokenBufferValues.put(TokenBufferConfig.QUERY_TOKEN, queryToken);
       freePortUnless(defaultPorts, tokenBufferValues, TokenBufferConfig.HTTP_PORT);
-      final StreamsApp tokenBuffer = push(started, TokenBufferApp.start(cluster,
+      final StreamsApp tokenBuffer = push(started, TokenBufferApp.start(clusters.apply(App.TOKEN_BUFFER),
           new TokenBufferConfig(tokenBufferValues), "127.0.0.1", tenants));
       final Map<String, Object> routerValues = new HashMap<>(routerSettings);
       routerValues.put(RouterConfig.ROUTER_ID, prefix + "router-1");

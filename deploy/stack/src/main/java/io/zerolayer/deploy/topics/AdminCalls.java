@@ -7,6 +7,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.apache.kafka.common.errors.SecurityDisabledException;
 
 /** Waits for admin results and turns their failures into errors that say what to check. */
 final class AdminCalls {
@@ -40,6 +41,9 @@ final class AdminCalls {
     if (cause instanceof AuthorizationException) {
       return " (grant the client's principal CREATE, DESCRIBE and DESCRIBE_CONFIGS on the topics, or on their "
           + "prefix)";
+    }
+    if (cause instanceof SecurityDisabledException) {
+      return " (the cluster has no authorizer: set authorizer.class.name on the brokers, or provision no ACLs)";
     }
     if (cause instanceof InvalidReplicationFactorException) {
       return " (the cluster has fewer brokers than the profile's replication factor; use the local profile for "

@@ -37,19 +37,25 @@ class BrokerConfigTest {
   }
 
   @Test
-  void shouldAddAScramListenerUnderTheAclAuthorizerOnlyWhenAskedTo() throws IOException {
-    final Properties secured = load(new BrokerConfig(19092, 19093, Path.of("/tmp/logs"), 19094).render());
+  void shouldSpeakOnlyTlsUnderTheAclAuthorizerOnlyWhenAskedTo() throws IOException {
+    final BrokerConfig.Tls tls = new BrokerConfig.Tls(19094, Path.of("/tmp/broker.p12"), Path.of("/tmp/trust.p12"),
+        "secret", "PKCS12");
+    final Properties secured = load(new BrokerConfig(19092, 19093, Path.of("/tmp/logs"), tls).render());
 
     assertThat(secured)
-        .containsEntry("listeners", "PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093,"
-            + "SASL_PLAINTEXT://127.0.0.1:19094")
-        .containsEntry("listener.security.protocol.map",
-            "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT")
-        .containsEntry("sasl.enabled.mechanisms", "SCRAM-SHA-512,SCRAM-SHA-256")
+        .containsEntry("listeners", "SSL://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093,SASL_SSL://127.0.0.1:19094")
+        .containsEntry("listener.security.protocol.map", "SSL:SSL,CONTROLLER:SSL,SASL_SSL:SASL_SSL")
+        .containsEntry("inter.broker.listener.name", "SSL")
+        .containsEntry("ssl.client.auth", "required")
+        .containsEntry("listener.name.sasl_ssl.ssl.client.auth", "none")
+        .containsEntry("ssl.keystore.location", "/tmp/broker.p12")
+        .containsEntry("sasl.enabled.mechanisms", "SCRAM-SHA-512")
         .containsEntry("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
-        .containsEntry("super.users", "User:ANONYMOUS")
+        .containsEntry("super.users", "User:broker;User:admin")
         .containsEntry("allow.everyone.if.no.acl.found", "false");
-    assertThat(load(config.render())).doesNotContainKeys("sasl.enabled.mechanisms", "authorizer.class.name");
+    assertThat(secured.getProperty("listeners")).doesNotContain("PLAINTEXT");
+    assertThat(load(config.render())).doesNotContainKeys("sasl.enabled.mechanisms", "authorizer.class.name",
+        "ssl.keystore.location");
     assertThatThrownBy(config::saslBootstrapServers).isInstanceOf(IllegalStateException.class);
   }
 
