@@ -16,12 +16,16 @@ import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
+import io.zerolayer.contract.serde.SchemaRegistryClient;
+import io.zerolayer.contract.serde.SchemaRegistryClients;
+import io.zerolayer.contract.serde.SerdeConfig;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.acls.AccessPlan;
 import io.zerolayer.deploy.acls.App;
 import io.zerolayer.deploy.local.KafkaBroker;
 import io.zerolayer.deploy.local.LocalCertificates;
+import io.zerolayer.deploy.local.SchemaRegistryProcess;
 import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.deploy.topics.AclProvisioner;
 import io.zerolayer.deploy.topics.ProvisioningProfile;
@@ -40,7 +44,6 @@ import io.zerolayer.telemetry.TelemetryFields;
 import io.zerolayer.telemetry.TelemetryPublisher;
 import io.zerolayer.testsupport.Awaits;
 import io.zerolayer.testsupport.ExpectedText;
-import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.testsupport.TestTenants;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -85,19 +88,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
  * The apps on a broker of their own that speaks only TLS and enforces ACLs
  * ({@link KafkaBroker#startSecured}): an SSL listener that asks for client certificates and a
- * SASL_SSL listener for SCRAM-SHA-512. Every app connects as a principal of its own, with its
- * settings read from the environment as a deployment sets them, and holds only the ACLs
- * {@link AccessPlan} gives it (provisioned by {@link AclProvisioner}, as {@code topics --acls}
- * does). The registry is the shared test registry.
+ * SASL_SSL listener for SCRAM-SHA-512; and a registry of their own on https only. Every app
+ * connects as a principal of its own, with its settings read from the environment as a
+ * deployment sets them, and holds only the ACLs {@link AccessPlan} gives it (provisioned by
+ * {@link AclProvisioner}, as {@code topics --acls} does).
  */
-@ExtendWith(TestCluster.class)
 class KafkaSecurityIT {
 
   /** Quotes, a backslash and spaces: each must reach the broker as it is. */
@@ -108,19 +109,24 @@ class KafkaSecurityIT {
   static Path dir;
   private static LocalCertificates certificates;
   private static KafkaBroker broker;
+  private static SchemaRegistryProcess registry;
   private static Admin admin;
 
   @BeforeAll
-  static void startBroker() {
+  static void startBrokerAndRegistry() {
     certificates = LocalCertificates.create(dir.resolve("certificates"));
     broker = KafkaBroker.startSecured(dir.resolve("kafka"), certificates);
+    registry = SchemaRegistryProcess.startTls(dir.resolve("registry"), certificates);
     admin = Admin.create(broker.adminProperties());
   }
 
   @AfterAll
-  static void stopBroker() {
+  static void stopBrokerAndRegistry() {
     if (admin != null) {
       admin.close(Duration.ofSeconds(5));
+    }
+    if (registry != null) {
+      registry.close();
     }
     if (broker != null) {
       broker.close();
@@ -129,10 +135,9 @@ class KafkaSecurityIT {
 
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
-  void shouldServeEndToEndOverScramWithAPrincipalPerAppAndKeepATenantOutOfAnothersReplies(
-      final TestCluster.Handle cluster) throws Exception {
+  void shouldServeEndToEndOverScramWithAPrincipalPerAppAndKeepATenantOutOfAnothersReplies() throws Exception {
     // Given every app and tenant as a SCRAM user with a password that needs escaping, and the plan's ACLs
-    try (Deployment deployment = new Deployment(cluster, "scram-", this::scram)) {
+    try (Deployment deployment = new Deployment("scram-", this::scram)) {
       // When requests come through the Java client and the HTTP gateway, then each is answered in full
       deployment.answersOverKafkaAndHttp();
 
@@ -157,23 +162,22 @@ class KafkaSecurityIT {
 
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
-  void shouldServeEndToEndOverMutualTlsWithAPrincipalPerApp(final TestCluster.Handle cluster) throws Exception {
-    try (Deployment deployment = new Deployment(cluster, "mtls-", this::certificate)) {
+  void shouldServeEndToEndOverMutualTlsWithAPrincipalPerApp() throws Exception {
+    try (Deployment deployment = new Deployment("mtls-", this::certificate)) {
       deployment.answersOverKafkaAndHttp();
     }
   }
 
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
-  void shouldRefusePlaintextAWrongPasswordAndAPrincipalWithoutTheAcl(final TestCluster.Handle cluster)
-      throws Exception {
+  void shouldRefusePlaintextAWrongPasswordAndAPrincipalWithoutTheAcl() throws Exception {
     final TopicCatalogue catalogue = new TopicCatalogue("refuse-");
     new TopicProvisioner(admin, catalogue, ProvisioningProfile.LOCAL).provision();
     final String user = "refuse-telemetry-ingest";
     new AclProvisioner(admin).provision(new AccessPlan(catalogue, Map.of()).app(App.TELEMETRY_INGEST, "User:" + user));
 
     // telemetry-ingest's own publisher, with exactly its ACL, publishes a sample
-    final ClusterSettings settings = ClusterSettings.fromEnvironment(scram(user, cluster.registryUrl(), catalogue));
+    final ClusterSettings settings = ClusterSettings.fromEnvironment(scram(user, catalogue));
     try (ContractSerdes serdes = new ContractSerdes(settings.serdes());
         TelemetryPublisher publisher = new TelemetryPublisher(settings, serdes)) {
       final InstanceTelemetry sample = TelemetryFields.neutral("gpu-7", "zone-a", GatewayClients.MODEL,
@@ -184,11 +188,14 @@ class KafkaSecurityIT {
     assertThat(sendFails(settings.clientProperties(), catalogue.name(Topics.REQUESTS)))
         .isInstanceOf(TopicAuthorizationException.class);
     // a wrong password is refused
-    final Map<String, String> wrong = new HashMap<>(scram(user, cluster.registryUrl(), catalogue));
+    final Map<String, String> wrong = new HashMap<>(scram(user, catalogue));
     wrong.put("KAFKA_SASL_PASSWORD", PASSWORD + "!");
     assertThat(sendFails(ClusterSettings.clientPropertiesFromEnvironment(wrong), catalogue.name(Topics.TELEMETRY)))
         .isInstanceOf(SaslAuthenticationException.class);
-    // and a plaintext client gets nothing from either listener
+    // and a plaintext client gets nothing from either listener, nor a registry client that does not trust its authority
+    try (SchemaRegistryClient untrusting = SchemaRegistryClients.create(new SerdeConfig(registry.url(), false, null))) {
+      assertThat(catchThrowable(() -> untrusting.schemaById(1))).hasStackTraceContaining("SSLHandshakeException");
+    }
     for (final String servers : List.of(broker.bootstrapServers(), broker.saslBootstrapServers())) {
       try (Admin plaintext = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, servers,
           AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
@@ -235,18 +242,17 @@ class KafkaSecurityIT {
   }
 
   /** Environment of a SCRAM user on the SASL_SSL listener, trusting the run's authority. */
-  private Map<String, String> scram(final String user, final String registryUrl, final TopicCatalogue catalogue) {
+  private Map<String, String> scram(final String user, final TopicCatalogue catalogue) {
     addScramUser(user);
-    final Map<String, String> env = new HashMap<>(common(registryUrl, catalogue));
+    final Map<String, String> env = new HashMap<>(common(catalogue));
     env.putAll(Map.of(ClusterSettings.BOOTSTRAP_SERVERS_VARIABLE, broker.saslBootstrapServers(),
         "KAFKA_SECURITY_PROTOCOL", "SASL_SSL", "KAFKA_SASL_USERNAME", user, "KAFKA_SASL_PASSWORD", PASSWORD));
     return env;
   }
 
   /** Environment of a client that logs in with a certificate issued for {@code user}. */
-  private Map<String, String> certificate(final String user, final String registryUrl,
-      final TopicCatalogue catalogue) {
-    final Map<String, String> env = new HashMap<>(common(registryUrl, catalogue));
+  private Map<String, String> certificate(final String user, final TopicCatalogue catalogue) {
+    final Map<String, String> env = new HashMap<>(common(catalogue));
     env.putAll(Map.of(ClusterSettings.BOOTSTRAP_SERVERS_VARIABLE, broker.bootstrapServers(),
         "KAFKA_SECURITY_PROTOCOL", "SSL",
         "KAFKA_SSL_KEYSTORE_LOCATION", certificates.keystore(user).toString(),
@@ -256,8 +262,11 @@ class KafkaSecurityIT {
     return env;
   }
 
-  private static Map<String, String> common(final String registryUrl, final TopicCatalogue catalogue) {
-    return Map.of(ClusterSettings.REGISTRY_URL_VARIABLE, registryUrl,
+  /** The registry over https, and the topics' prefix; every party trusts the run's authority. */
+  private static Map<String, String> common(final TopicCatalogue catalogue) {
+    return Map.of(ClusterSettings.REGISTRY_URL_VARIABLE, registry.url(),
+        ClusterSettings.REGISTRY_TRUSTSTORE_VARIABLE, certificates.truststore().toString(),
+        ClusterSettings.REGISTRY_TRUSTSTORE_PASSWORD_VARIABLE, certificates.password(),
         ClusterSettings.TOPIC_PREFIX_VARIABLE, catalogue.prefix(),
         "KAFKA_SSL_TRUSTSTORE_LOCATION", certificates.truststore().toString(),
         "KAFKA_SSL_TRUSTSTORE_PASSWORD", certificates.password(),
@@ -273,10 +282,10 @@ class KafkaSecurityIT {
     }
   }
 
-  /** How a principal's environment is made: its user name, the registry, the catalogue. */
+  /** How a principal's environment is made: its user name, the catalogue. */
   @FunctionalInterface
   private interface Login {
-    Map<String, String> environment(String user, String registryUrl, TopicCatalogue catalogue);
+    Map<String, String> environment(String user, TopicCatalogue catalogue);
   }
 
   /**
@@ -293,11 +302,10 @@ class KafkaSecurityIT {
     private final Gateway gateway;
     private final Fleet fleet;
 
-    Deployment(final TestCluster.Handle cluster, final String prefix, final Login login) throws Exception {
+    Deployment(final String prefix, final Login login) throws Exception {
       catalogue = new TopicCatalogue(prefix);
       new TopicProvisioner(admin, catalogue, ProvisioningProfile.LOCAL).provision();
-      settings = user -> ClusterSettings.fromEnvironment(login.environment(prefix + user, cluster.registryUrl(),
-          catalogue));
+      settings = user -> ClusterSettings.fromEnvironment(login.environment(prefix + user, catalogue));
       serdes = open(new ContractSerdes(settings.apply("registrar").serdes()));
       new SchemaProvisioner(serdes.registry(), catalogue).register();
 

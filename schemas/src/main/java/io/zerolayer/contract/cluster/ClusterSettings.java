@@ -2,6 +2,7 @@ package io.zerolayer.contract.cluster;
 
 import static java.util.Objects.requireNonNull;
 
+import io.zerolayer.contract.serde.RegistryTls;
 import io.zerolayer.contract.serde.SerdeConfig;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import java.util.HashMap;
@@ -23,7 +24,9 @@ import org.apache.kafka.common.config.SslConfigs;
  *   <li>{@code KAFKA_SSL_TRUSTSTORE_LOCATION}, {@code KAFKA_SSL_TRUSTSTORE_PASSWORD},
  *       {@code KAFKA_SSL_TRUSTSTORE_TYPE}, {@code KAFKA_SSL_KEYSTORE_LOCATION},
  *       {@code KAFKA_SSL_KEYSTORE_PASSWORD}, {@code KAFKA_SSL_KEYSTORE_TYPE}, {@code KAFKA_SSL_KEY_PASSWORD}
- *   <li>{@code SCHEMA_REGISTRY_URL} (required), {@code SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO}
+ *   <li>{@code SCHEMA_REGISTRY_URL} (required), {@code SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO}, and for an
+ *       https registry whose authority the JVM does not trust {@code SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION},
+ *       {@code _PASSWORD}, {@code _TYPE}
  *   <li>{@code ZEROLAYER_TOPIC_PREFIX} (empty by default)
  * </ul>
  *
@@ -41,6 +44,12 @@ public record ClusterSettings(
   public static final String REGISTRY_URL_VARIABLE = "SCHEMA_REGISTRY_URL";
   /** Environment variable of the registry's basic-auth user info. */
   public static final String REGISTRY_USER_INFO_VARIABLE = "SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO";
+  /** Environment variable of the truststore of an https registry. */
+  public static final String REGISTRY_TRUSTSTORE_VARIABLE = "SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION";
+  /** Environment variable of that truststore's password. */
+  public static final String REGISTRY_TRUSTSTORE_PASSWORD_VARIABLE = "SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD";
+  /** Environment variable of that truststore's type (PKCS12, the default, or JKS). */
+  public static final String REGISTRY_TRUSTSTORE_TYPE_VARIABLE = "SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE";
   /** Environment variable of the prefix of every topic name. */
   public static final String TOPIC_PREFIX_VARIABLE = "ZEROLAYER_TOPIC_PREFIX";
 
@@ -61,8 +70,11 @@ public record ClusterSettings(
   public static ClusterSettings fromEnvironment(final Map<String, String> env) {
     final String bootstrap = required(env, BOOTSTRAP_SERVERS_VARIABLE, "host:9092,host2:9092");
     final String registry = required(env, REGISTRY_URL_VARIABLE, "http://registry:8081");
+    final String truststore = env.get(REGISTRY_TRUSTSTORE_VARIABLE);
+    final RegistryTls tls = truststore == null || truststore.isBlank() ? null : new RegistryTls(truststore,
+        required(env, REGISTRY_TRUSTSTORE_PASSWORD_VARIABLE, "changeit"), env.get(REGISTRY_TRUSTSTORE_TYPE_VARIABLE));
     return new ClusterSettings(bootstrap, security(env),
-        new SerdeConfig(registry, true, env.get(REGISTRY_USER_INFO_VARIABLE)),
+        new SerdeConfig(registry, true, env.get(REGISTRY_USER_INFO_VARIABLE), tls),
         new TopicCatalogue(env.getOrDefault(TOPIC_PREFIX_VARIABLE, "")));
   }
 
@@ -71,7 +83,8 @@ public record ClusterSettings(
    * started as a child process (the local stack's fault tests). Security settings are not carried.
    */
   public Map<String, String> environment() {
-    if (!security.isEmpty() && !"PLAINTEXT".equals(security.get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG))) {
+    if (serdes.tls() != null
+        || !security.isEmpty() && !"PLAINTEXT".equals(security.get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG))) {
       throw new IllegalStateException("Only plain-text settings can be handed on as environment variables");
     }
     final Map<String, String> env = new HashMap<>();

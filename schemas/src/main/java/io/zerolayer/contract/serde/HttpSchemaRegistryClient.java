@@ -34,8 +34,7 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
    * HTTP/1.1, as registries are served: the default would offer an h2c upgrade, and over HTTP/2
    * a burst of calls fails with "too many concurrent streams" beyond the server's stream limit.
    */
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(TIMEOUT).build();
+  private final HttpClient http;
   private final String baseUrl;
   private final String authorization;
   private final Map<Integer, CompletableFuture<Schema>> schemasById = new ConcurrentHashMap<>();
@@ -46,7 +45,17 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   }
 
   HttpSchemaRegistryClient(final String baseUrl, final String basicAuthUserInfo) {
+    this(baseUrl, basicAuthUserInfo, null);
+  }
+
+  /**
+   * @param tls the truststore of an https registry, or null for the JVM's default
+   */
+  HttpSchemaRegistryClient(final String baseUrl, final String basicAuthUserInfo, final RegistryTls tls) {
     requireNonNull(baseUrl, "baseUrl");
+    final HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(TIMEOUT);
+    http = (tls == null ? builder : builder.sslContext(tls.sslContext())).build();
     this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     this.authorization = basicAuthUserInfo == null ? null
         : "Basic " + Base64.getEncoder().encodeToString(basicAuthUserInfo.getBytes(StandardCharsets.UTF_8));

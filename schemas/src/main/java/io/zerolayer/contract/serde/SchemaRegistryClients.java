@@ -16,6 +16,6 @@ public final class SchemaRegistryClients {
     if (config.registryUrl().startsWith(MOCK_SCHEME)) {
       return new InMemorySchemaRegistry();
     }
-    return new HttpSchemaRegistryClient(config.registryUrl(), config.basicAuthUserInfo());
+    return new HttpSchemaRegistryClient(config.registryUrl(), config.basicAuthUserInfo(), config.tls());
   }
 }

@@ -3,6 +3,8 @@ package io.zerolayer.contract.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zerolayer.contract.serde.RegistryTls;
+import io.zerolayer.contract.serde.SerdeConfig;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.config.types.Password;
@@ -78,6 +80,26 @@ class ClusterSettingsTest {
     final String jaas = (String) settings.clientProperties().get("sasl.jaas.config");
     return new HashMap<>(JaasContext.loadClientContext(Map.of("sasl.jaas.config", new Password(jaas)))
         .configurationEntries().get(0).getOptions());
+  }
+
+  @Test
+  void shouldTrustAnHttpsRegistryThroughItsOwnTruststoreOnlyWhenGivenOne() {
+    final ClusterSettings settings = ClusterSettings.fromEnvironment(Map.of(
+        "KAFKA_BOOTSTRAP_SERVERS", "b:9093", "SCHEMA_REGISTRY_URL", "https://r:8443",
+        "SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION", "/etc/zerolayer/registry-trust.jks",
+        "SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD", "changeit", "SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE", "jks"));
+
+    assertThat(settings.serdes().tls()).isEqualTo(new RegistryTls("/etc/zerolayer/registry-trust.jks", "changeit",
+        "JKS"));
+    assertThat(ClusterSettings.fromEnvironment(Map.of("KAFKA_BOOTSTRAP_SERVERS", "b:9093",
+        "SCHEMA_REGISTRY_URL", "https://r:8443")).serdes().tls()).isNull();
+    assertThat(SerdeConfig.from(Map.of(SerdeConfig.SCHEMA_REGISTRY_URL, "https://r:8443",
+        RegistryTls.TRUSTSTORE_LOCATION, "/t.p12", RegistryTls.TRUSTSTORE_PASSWORD, "pw")).tls())
+        .isEqualTo(new RegistryTls("/t.p12", "pw", "PKCS12"));
+    assertThatThrownBy(() -> new RegistryTls("/t.pem", "pw", "PEM"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PKCS12 or JKS");
+    assertThatThrownBy(() -> new RegistryTls("/no/such/store.p12", "pw", null).sslContext())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(RegistryTls.TRUSTSTORE_LOCATION);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.zerolayer.deploy.local;
 
 import static java.util.Objects.requireNonNull;
 
+import io.zerolayer.contract.serde.RegistryTls;
 import io.zerolayer.contract.serde.SchemaRegistryClient;
 import io.zerolayer.contract.serde.SchemaRegistryClients;
 import io.zerolayer.contract.serde.SchemaRegistryException;
@@ -13,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -47,21 +49,52 @@ public final class SchemaRegistryProcess implements AutoCloseable {
 
   /** Starts the registry from {@code jar} and waits at most {@code startupTimeout} for it to answer. */
   public static SchemaRegistryProcess start(final Path workDir, final Path jar, final Duration startupTimeout) {
+    return start(workDir, jar, startupTimeout, null);
+  }
+
+  /**
+   * As {@link #start(Path)}, serving https only, with a certificate {@code certificates} issues
+   * for it; clients trust {@link LocalCertificates#truststore()} ({@link #tls(LocalCertificates)}).
+   */
+  public static SchemaRegistryProcess startTls(final Path workDir, final LocalCertificates certificates) {
+    return start(workDir, RegistryJar.locate(), DEFAULT_STARTUP_TIMEOUT, requireNonNull(certificates, "certificates"));
+  }
+
+  /** The registry-client settings that trust a registry started by {@link #startTls}. */
+  public static RegistryTls tls(final LocalCertificates certificates) {
+    return new RegistryTls(certificates.truststore().toString(), certificates.password(), certificates.storeType());
+  }
+
+  private static SchemaRegistryProcess start(final Path workDir, final Path jar, final Duration startupTimeout,
+      final LocalCertificates certificates) {
     requireNonNull(workDir, "workDir");
     requireNonNull(startupTimeout, "startupTimeout");
-    final int port = FreePorts.pick(1).get(0);
-    final String url = "http://" + FreePorts.HOST + ":" + port + API;
+    final List<Integer> ports = FreePorts.pick(2);
+    final String url = (certificates == null ? "http" : "https") + "://" + FreePorts.HOST + ":" + ports.get(0) + API;
+    final Map<String, String> properties = new HashMap<>(Map.of("quarkus.http.host", FreePorts.HOST,
+        // Concurrent first registrations contend for H2's table locks; wait for them instead
+        // of failing after H2's default of one second.
+        "quarkus.datasource.jdbc.url", "jdbc:h2:mem:registry_db;LOCK_TIMEOUT=30000"));
+    final RegistryTls tls = certificates == null ? null : tls(certificates);
+    if (certificates == null) {
+      properties.put("quarkus.http.port", String.valueOf(ports.get(0)));
+    } else {
+      properties.putAll(Map.of("quarkus.http.ssl-port", String.valueOf(ports.get(0)),
+          "quarkus.http.port", String.valueOf(ports.get(1)),
+          "quarkus.http.insecure-requests", "disabled",
+          "quarkus.http.ssl.certificate.key-store-file", certificates.keystore("schema-registry").toString(),
+          "quarkus.http.ssl.certificate.key-store-password", certificates.password(),
+          "quarkus.http.ssl.certificate.key-store-file-type", certificates.storeType()));
+    }
     final JvmSpec spec = new JvmSpec("schema-registry", RegistryJar.mainClass(jar), List.of(), List.of(jar), HEAP,
-        Map.of("quarkus.http.host", FreePorts.HOST, "quarkus.http.port", String.valueOf(port),
-            // Concurrent first registrations contend for H2's table locks; wait for them instead
-            // of failing after H2's default of one second.
-            "quarkus.datasource.jdbc.url", "jdbc:h2:mem:registry_db;LOCK_TIMEOUT=30000"));
+        properties);
     final ChildJvm process = ChildJvm.start(spec, workDir);
     try {
-      final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
+      final HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT);
+      final HttpClient http = (tls == null ? builder : builder.sslContext(tls.sslContext())).build();
       final Duration took = StartupWait.until("schema registry at " + url, process, startupTimeout,
           () -> send(http, HttpRequest.newBuilder(URI.create(url + "/subjects")).GET()).statusCode() == 200, FIX);
-      setBackwardCompatibility(url, process);
+      setBackwardCompatibility(new SerdeConfig(url, false, null, tls), process);
       System.err.println("Schema registry answers at " + url + " (started in " + took.toMillis() + " ms, pid "
           + process.pid() + ", log " + process.logFile() + ")");
       return new SchemaRegistryProcess(process, url);
@@ -100,8 +133,8 @@ public final class SchemaRegistryProcess implements AutoCloseable {
     process.stop();
   }
 
-  private static void setBackwardCompatibility(final String url, final ChildJvm process) {
-    try (SchemaRegistryClient registry = SchemaRegistryClients.create(new SerdeConfig(url, false, null))) {
+  private static void setBackwardCompatibility(final SerdeConfig config, final ChildJvm process) {
+    try (SchemaRegistryClient registry = SchemaRegistryClients.create(config)) {
       registry.setCompatibility(null, "BACKWARD");
     } catch (final SchemaRegistryException e) {
       throw process.failure("The registry refused to set BACKWARD compatibility: " + e.getMessage(),
