@@ -23,6 +23,7 @@ import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.acls.AccessPlan;
 import io.zerolayer.deploy.acls.App;
+import io.zerolayer.deploy.local.BrokerConfig;
 import io.zerolayer.deploy.local.KafkaBroker;
 import io.zerolayer.deploy.local.LocalCertificates;
 import io.zerolayer.deploy.local.SchemaRegistryProcess;
@@ -75,6 +76,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
@@ -104,18 +106,23 @@ class KafkaSecurityIT {
   /** Quotes, a backslash and spaces: each must reach the broker as it is. */
   private static final String PASSWORD = "p\"a\\ss w0rd \"x\"";
   private static final int REQUESTS = 6;
+  private static final String OAUTH_CLIENT = "oauth-telemetry-ingest";
 
   @TempDir
   static Path dir;
   private static LocalCertificates certificates;
+  private static OAuthServer oauth;
   private static KafkaBroker broker;
   private static SchemaRegistryProcess registry;
   private static Admin admin;
 
   @BeforeAll
-  static void startBrokerAndRegistry() {
+  static void startBrokerAndRegistry() throws Exception {
     certificates = LocalCertificates.create(dir.resolve("certificates"));
-    broker = KafkaBroker.startSecured(dir.resolve("kafka"), certificates);
+    oauth = new OAuthServer(Map.of(OAUTH_CLIENT, PASSWORD), BrokerConfig.OAUTH_AUDIENCE);
+    // Kafka 4's clients call only the token endpoints this JVM allows.
+    System.setProperty(KafkaBroker.ALLOWED_URLS, oauth.tokenUrl());
+    broker = KafkaBroker.startSecured(dir.resolve("kafka"), certificates, oauth.jwksUrl());
     registry = SchemaRegistryProcess.startTls(dir.resolve("registry"), certificates);
     admin = Admin.create(broker.adminProperties());
   }
@@ -130,6 +137,9 @@ class KafkaSecurityIT {
     }
     if (broker != null) {
       broker.close();
+    }
+    if (oauth != null) {
+      oauth.close();
     }
   }
 
@@ -203,6 +213,36 @@ class KafkaSecurityIT {
             .as("a plaintext client of %s", servers).isNotNull();
       }
     }
+  }
+
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void shouldPublishOverOauthBearerAsTheTokensSubjectWithItsAclAlone() throws Exception {
+    // Given telemetry-ingest as an OAuth client of the identity provider, its principal the token's subject
+    final TopicCatalogue catalogue = new TopicCatalogue("oauth-");
+    new TopicProvisioner(admin, catalogue, ProvisioningProfile.LOCAL).provision();
+    new AclProvisioner(admin).provision(new AccessPlan(catalogue, Map.of()).app(App.TELEMETRY_INGEST,
+        "User:" + OAUTH_CLIENT));
+    final Map<String, String> env = new HashMap<>(common(catalogue));
+    env.putAll(Map.of(ClusterSettings.BOOTSTRAP_SERVERS_VARIABLE, broker.saslBootstrapServers(),
+        "KAFKA_SECURITY_PROTOCOL", "SASL_SSL", "KAFKA_SASL_MECHANISM", "OAUTHBEARER",
+        "KAFKA_SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL", oauth.tokenUrl(),
+        "KAFKA_SASL_OAUTHBEARER_CLIENT_ID", OAUTH_CLIENT, "KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET", PASSWORD));
+    final ClusterSettings settings = ClusterSettings.fromEnvironment(env);
+
+    // When its publisher sends a sample, then the broker takes it
+    try (ContractSerdes serdes = new ContractSerdes(settings.serdes());
+        TelemetryPublisher publisher = new TelemetryPublisher(settings, serdes)) {
+      publisher.send(TelemetryFields.neutral("gpu-9", "zone-a", GatewayClients.MODEL, System.currentTimeMillis())
+          .build()).get(60, TimeUnit.SECONDS);
+    }
+    // and nothing else may it write
+    assertThat(sendFails(settings.clientProperties(), catalogue.name(Topics.REQUESTS)))
+        .isInstanceOf(TopicAuthorizationException.class);
+    // and with a wrong secret it gets no token, so no connection
+    env.put("KAFKA_SASL_OAUTHBEARER_CLIENT_SECRET", PASSWORD + "!");
+    assertThat(sendFails(ClusterSettings.clientPropertiesFromEnvironment(env), catalogue.name(Topics.TELEMETRY)))
+        .hasStackTraceContaining("401");
   }
 
   @Test
@@ -444,6 +484,9 @@ class KafkaSecurityIT {
       final Throwable thrown = catchThrowable(() -> producer.send(new ProducerRecord<>(topic, new byte[] {1}))
           .get(30, TimeUnit.SECONDS));
       return thrown instanceof ExecutionException ? thrown.getCause() : thrown;
+    } catch (final KafkaException e) {
+      // The producer could not even start: its login failed.
+      return e;
     }
   }
 }

@@ -35,8 +35,12 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, Tls 
    * @param truststore the authority clients' certificates must chain to
    * @param password the password of both stores and of the key
    * @param storeType the stores' type (PKCS12)
+   * @param jwksUrl where the SASL_SSL listener also takes OAUTHBEARER tokens' signing keys from
+   *     (Kafka's own validator; principal {@code User:<sub>}, audience {@value #OAUTH_AUDIENCE}), or
+   *     null for SCRAM alone
    */
-  public record Tls(int saslPort, Path keystore, Path truststore, String password, String storeType) {
+  public record Tls(int saslPort, Path keystore, Path truststore, String password, String storeType,
+      String jwksUrl) {
     public Tls {
       requireNonNull(keystore, "keystore");
       requireNonNull(truststore, "truststore");
@@ -44,6 +48,9 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, Tls 
       requireNonNull(storeType, "storeType");
     }
   }
+
+  /** The audience an OAUTHBEARER token must name for the broker to take it. */
+  public static final String OAUTH_AUDIENCE = "kafka";
 
   public BrokerConfig {
     requireNonNull(logDir, "logDir");
@@ -123,9 +130,17 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, Tls 
     settings.put("ssl.client.auth", "required");
     settings.put("listener.name.sasl_ssl.ssl.client.auth", "none");
     settings.put("ssl.principal.mapping.rules", "RULE:^CN=([^,]+)$/$1/,DEFAULT");
-    settings.put("sasl.enabled.mechanisms", "SCRAM-SHA-512");
+    settings.put("sasl.enabled.mechanisms", tls.jwksUrl() == null ? "SCRAM-SHA-512" : "SCRAM-SHA-512,OAUTHBEARER");
     settings.put("listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config",
         "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+    if (tls.jwksUrl() != null) {
+      settings.put("listener.name.sasl_ssl.oauthbearer.sasl.jaas.config",
+          "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;");
+      settings.put("listener.name.sasl_ssl.oauthbearer.sasl.server.callback.handler.class",
+          "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler");
+      settings.put("sasl.oauthbearer.jwks.endpoint.url", tls.jwksUrl());
+      settings.put("sasl.oauthbearer.expected.audience", OAUTH_AUDIENCE);
+    }
     settings.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
     settings.put("super.users", "User:" + BROKER_PRINCIPAL + ";User:" + ADMIN_PRINCIPAL);
     settings.put("allow.everyone.if.no.acl.found", "false");

@@ -26,6 +26,8 @@ public final class KafkaBroker implements AutoCloseable {
 
   /** How long {@link #start(Path)} waits for the broker to answer. */
   public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(120);
+  /** Kafka 4's allow-list of the URLs its OAUTHBEARER handlers may call (a system property). */
+  public static final String ALLOWED_URLS = "org.apache.kafka.sasl.oauthbearer.allowed.urls";
 
   private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
   private static final String HEAP = "512m";
@@ -50,7 +52,7 @@ public final class KafkaBroker implements AutoCloseable {
 
   /** As {@link #start(Path)}, waiting at most {@code startupTimeout} for the broker to answer. */
   public static KafkaBroker start(final Path workDir, final Duration startupTimeout) {
-    return start(workDir, startupTimeout, null);
+    return start(workDir, startupTimeout, null, null);
   }
 
   /**
@@ -60,18 +62,28 @@ public final class KafkaBroker implements AutoCloseable {
    * {@value BrokerConfig#ADMIN_PRINCIPAL}, to provision topics, users and ACLs.
    */
   public static KafkaBroker startSecured(final Path workDir, final LocalCertificates certificates) {
-    return start(workDir, DEFAULT_STARTUP_TIMEOUT, requireNonNull(certificates, "certificates"));
+    return start(workDir, DEFAULT_STARTUP_TIMEOUT, requireNonNull(certificates, "certificates"), null);
+  }
+
+  /**
+   * As {@link #startSecured(Path, LocalCertificates)}, its SASL_SSL listener also taking OAUTHBEARER
+   * tokens signed by the keys at {@code jwksUrl} (see {@link BrokerConfig.Tls#jwksUrl()}).
+   */
+  public static KafkaBroker startSecured(final Path workDir, final LocalCertificates certificates,
+      final String jwksUrl) {
+    return start(workDir, DEFAULT_STARTUP_TIMEOUT, requireNonNull(certificates, "certificates"),
+        requireNonNull(jwksUrl, "jwksUrl"));
   }
 
   private static KafkaBroker start(final Path workDir, final Duration startupTimeout,
-      final LocalCertificates certificates) {
+      final LocalCertificates certificates, final String jwksUrl) {
     requireNonNull(startupTimeout, "startupTimeout");
     final Path dir = requireNonNull(workDir, "workDir").toAbsolutePath();
     final List<Integer> ports = FreePorts.pick(3);
     final BrokerConfig config = new BrokerConfig(ports.get(0), ports.get(1), dir.resolve(DATA_DIR),
         certificates == null ? null : new BrokerConfig.Tls(ports.get(2),
             certificates.keystore(BrokerConfig.BROKER_PRINCIPAL), certificates.truststore(),
-            certificates.password(), certificates.storeType()));
+            certificates.password(), certificates.storeType(), jwksUrl));
     final Map<String, Object> admin = certificates == null
         ? Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers())
         : certificateLogin(config.bootstrapServers(), certificates, BrokerConfig.ADMIN_PRINCIPAL);
@@ -79,7 +91,7 @@ public final class KafkaBroker implements AutoCloseable {
     final List<Path> classpath = BrokerRuntime.classpath();
     format(dir, classpath, properties);
     final ChildJvm process = ChildJvm.start(spec("kafka-broker", BrokerRuntime.KAFKA_MAIN_CLASS,
-        List.of(properties.toString()), classpath), dir);
+        List.of(properties.toString()), classpath, jwksUrl), dir);
     try (BrokerProbe probe = new BrokerProbe(config.brokerPort(), admin)) {
       final Duration took = StartupWait.until("Kafka broker on " + config.bootstrapServers(), process,
           startupTimeout, probe, FIX);
@@ -164,7 +176,7 @@ public final class KafkaBroker implements AutoCloseable {
     final String clusterId = Uuid.randomUuid().toString();
     final ChildJvm tool = ChildJvm.start(spec("kafka-storage-format", BrokerRuntime.STORAGE_TOOL_MAIN_CLASS,
         List.of("format", "--cluster-id", clusterId, "--config", properties.toString(), "--standalone"),
-        classpath), dir);
+        classpath, null), dir);
     final OptionalInt exit = tool.awaitExit(FORMAT_TIMEOUT);
     if (exit.isEmpty() || exit.getAsInt() != 0) {
       tool.stop();
@@ -175,9 +187,12 @@ public final class KafkaBroker implements AutoCloseable {
     tool.stop();
   }
 
+  /** A JVM of the broker's classpath; with a JWKS URL, one it may fetch OAUTHBEARER keys from. */
   private static JvmSpec spec(final String name, final String mainClass, final List<String> args,
-      final List<Path> classpath) {
-    return new JvmSpec(name, mainClass, args, classpath, HEAP,
-        Map.of("log4j2.configurationFile", BrokerRuntime.LOG_CONFIG_RESOURCE));
+      final List<Path> classpath, final String jwksUrl) {
+    final Map<String, String> properties = jwksUrl == null
+        ? Map.of("log4j2.configurationFile", BrokerRuntime.LOG_CONFIG_RESOURCE)
+        : Map.of("log4j2.configurationFile", BrokerRuntime.LOG_CONFIG_RESOURCE, ALLOWED_URLS, jwksUrl);
+    return new JvmSpec(name, mainClass, args, classpath, HEAP, properties);
   }
 }

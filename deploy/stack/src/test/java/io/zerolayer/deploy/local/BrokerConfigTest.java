@@ -39,7 +39,7 @@ class BrokerConfigTest {
   @Test
   void shouldSpeakOnlyTlsUnderTheAclAuthorizerOnlyWhenAskedTo() throws IOException {
     final BrokerConfig.Tls tls = new BrokerConfig.Tls(19094, Path.of("/tmp/broker.p12"), Path.of("/tmp/trust.p12"),
-        "secret", "PKCS12");
+        "secret", "PKCS12", null);
     final Properties secured = load(new BrokerConfig(19092, 19093, Path.of("/tmp/logs"), tls).render());
 
     assertThat(secured)
