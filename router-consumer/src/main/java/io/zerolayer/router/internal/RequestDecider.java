@@ -82,6 +82,11 @@ public final class RequestDecider {
       return rejected(RoutingReasons.sequenceInUse(request.getSequenceId()), "", 0, tenant.id());
     }
     final String replyTopic = request.getReplyTopic();
+    if (replyTopic == null && tenant.replyTopicPrefix() != null && !authenticated.viaGateway()) {
+      // Its text must not reach the response topic, which principals that may read every tenant's read.
+      return rejected("tenant " + tenant.id() + "'s answers go to reply topics of its own: name a replyTopic that"
+          + " starts with '" + tenant.replyTopicPrefix() + "'", "", 0, tenant.id());
+    }
     if (replyTopic != null) {
       final Optional<String> unwritable = validator.replyTopicProblem(replyTopic)
           .or(() -> tenant.mayReplyTo(replyTopic) ? Optional.empty() : Optional.of("replyTopic '" + replyTopic

@@ -17,8 +17,9 @@ final class TenantAuthentication {
   /**
    * @param tenant the tenant the request is authenticated as, or null
    * @param rejection why it is not, or null
+   * @param viaGateway whether a gateway vouched for the tenant (it reads the answer for its client)
    */
-  record Result(Tenant tenant, String rejection) {
+  record Result(Tenant tenant, String rejection, boolean viaGateway) {
   }
 
   /** Why a request whose tenant id and key do not match a tenant is refused, whichever is wrong. */
@@ -44,10 +45,11 @@ final class TenantAuthentication {
       Tenant.hashKey(request.getApiKey() == null ? "" : request.getApiKey());
       return false;
     });
-    if (tenant.isEmpty() || !accepted && !signedByGateway(request)) {
-      return new Result(null, REJECTION);
+    final boolean viaGateway = !accepted && signedByGateway(request);
+    if (tenant.isEmpty() || !accepted && !viaGateway) {
+      return new Result(null, REJECTION, false);
     }
-    return new Result(tenant.get(), null);
+    return new Result(tenant.get(), null, viaGateway);
   }
 
   private boolean signedByGateway(final InferenceRequest request) {

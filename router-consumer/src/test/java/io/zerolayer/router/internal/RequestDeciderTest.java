@@ -122,7 +122,7 @@ class RequestDeciderTest {
 
     for (int i = 0; i < 20; i++) {
       final InferenceRequest request = request().setSequenceId("s" + i).setTenantId("globex")
-          .setApiKey("globex-key").setModel("llama").build();
+          .setApiKey("globex-key").setReplyTopic("globex.replies").setModel("llama").build();
 
       assertThat(decide(request, i * MS).decision().instanceId()).startsWith("llama-");
     }
@@ -236,6 +236,19 @@ class RequestDeciderTest {
   }
 
   @Test
+  void shouldRefuseAKafkaRequestOfATenantWithReplyTopicsThatNamesNoneButNotItsGatewaysRequests() {
+    final RequestDecider.Result unnamed = decide(request().setTenantId("globex").setApiKey("globex-key")
+        .setSequenceId("g2").build(), 1, 0);
+    final InferenceRequest viaGateway = request().setTenantId("globex").setApiKey(null).setSequenceId("g3")
+        .setTenantSignature(gateway.sign("g3", "globex", 0)).build();
+
+    assertThat(unnamed.decision().outcome()).isEqualTo(RoutingOutcome.REJECTED);
+    assertThat(unnamed.decision().reason()).isEqualTo("tenant globex's answers go to reply topics of its own: name a"
+        + " replyTopic that starts with 'globex.'");
+    assertThat(decide(viaGateway, 2, 0).decision().outcome()).isEqualTo(RoutingOutcome.DIRECT);
+  }
+
+  @Test
   void shouldNotTellAnUnauthenticatedCallerThatAnIdIsInUse() {
     decide(request().build(), 10, 0);
 
@@ -257,7 +270,7 @@ class RequestDeciderTest {
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1),
             new Tenant("globex", Tenant.hashKey("globex-key"), 1_000, 1_000_000, 1, "globex."))),
         gatewaySignature, new Decider(new LatencyAwarePolicy(), 1000, 4),
-        new LocalView(new LocalDispatches(), cutovers), holds, "client-replies"::equals);
+        new LocalView(new LocalDispatches(), cutovers), holds, Set.of("client-replies", "globex.replies")::contains);
   }
 
   /** Decides the request as read from one place of the ingress topic, as if read again each time. */
