@@ -56,6 +56,10 @@ public final class PollTransaction {
       for (final ConsumerRecord<byte[], byte[]> record : records) {
         route.accept(record, producer);
       }
+      // Dispatches first: the producer sends no record while a transactional request is in flight,
+      // so offsets committed before them would hold every dispatch back by the offset commit's
+      // round trip. Workers read dispatches uncommitted, so a flushed one is taken at once.
+      producer.flush();
       producer.sendOffsetsToTransaction(nextOffsets(records), consumer.groupMetadata());
     } catch (final ProducerFencedException | OutOfOrderSequenceException | AuthorizationException e) {
       throw e;

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -13,6 +16,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TransactionAbortableException;
@@ -46,6 +50,29 @@ class PollTransactionTest {
     assertThat(producer.history()).hasSize(2);
     assertThat(producer.consumerGroupOffsetsHistory().get(0).values().iterator().next())
         .containsEntry(REQUESTS, new OffsetAndMetadata(12));
+  }
+
+  @Test
+  void shouldHaveTheRoutedRecordsSentBeforeItCommitsTheConsumedOffsets() {
+    // A producer that sends only when flushed, as a real one with a transactional request in flight
+    final List<Future<RecordMetadata>> sent = new ArrayList<>();
+    final List<Boolean> allSentAtOffsets = new ArrayList<>();
+    final MockProducer<byte[], byte[]> lazy = new MockProducer<>(false, null, new ByteArraySerializer(),
+        new ByteArraySerializer()) {
+      @Override
+      public void sendOffsetsToTransaction(final Map<TopicPartition, OffsetAndMetadata> offsets,
+          final ConsumerGroupMetadata group) {
+        allSentAtOffsets.add(sent.stream().allMatch(Future::isDone));
+        super.sendOffsetsToTransaction(offsets, group);
+      }
+    };
+    lazy.initTransactions();
+
+    final boolean committed = new PollTransaction(consumer, lazy, new TransactionMeters(registry)).run(batch(),
+        (record, out) -> sent.add(out.send(new ProducerRecord<>("dispatch", record.key(), record.value()))));
+
+    assertThat(committed).isTrue();
+    assertThat(allSentAtOffsets).as("every dispatch sent when the offsets went").containsExactly(true);
   }
 
   @Test
