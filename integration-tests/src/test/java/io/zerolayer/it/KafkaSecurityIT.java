@@ -2,6 +2,7 @@ package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
@@ -60,6 +61,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -107,6 +109,7 @@ class KafkaSecurityIT {
   private static final String PASSWORD = "p\"a\\ss w0rd \"x\"";
   private static final int REQUESTS = 6;
   private static final String OAUTH_CLIENT = "oauth-telemetry-ingest";
+  private static final Set<String> SCRAM_USERS = ConcurrentHashMap.newKeySet();
 
   @TempDir
   static Path dir;
@@ -281,9 +284,13 @@ class KafkaSecurityIT {
     return principals;
   }
 
-  /** Environment of a SCRAM user on the SASL_SSL listener, trusting the run's authority. */
+  /** Environment of a SCRAM user on the SASL_SSL listener, trusting the run's authority; adds the user. */
   private Map<String, String> scram(final String user, final TopicCatalogue catalogue) {
     addScramUser(user);
+    return scramEnvironment(user, catalogue);
+  }
+
+  private static Map<String, String> scramEnvironment(final String user, final TopicCatalogue catalogue) {
     final Map<String, String> env = new HashMap<>(common(catalogue));
     env.putAll(Map.of(ClusterSettings.BOOTSTRAP_SERVERS_VARIABLE, broker.saslBootstrapServers(),
         "KAFKA_SECURITY_PROTOCOL", "SASL_SSL", "KAFKA_SASL_USERNAME", user, "KAFKA_SASL_PASSWORD", PASSWORD));
@@ -313,10 +320,25 @@ class KafkaSecurityIT {
         "KAFKA_SSL_TRUSTSTORE_TYPE", certificates.storeType());
   }
 
+  /**
+   * Adds a SCRAM user once, and waits until it can log in: a new credential reaches the broker
+   * through the metadata log, and a client that logs in before it does is refused. Adding it
+   * again would change its salt under a login in progress.
+   */
   private static void addScramUser(final String user) {
+    if (!SCRAM_USERS.add(user)) {
+      return;
+    }
     try {
       admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
           new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), PASSWORD))).all().get(30, TimeUnit.SECONDS);
+      final Map<String, Object> login = ClusterSettings.clientPropertiesFromEnvironment(
+          scramEnvironment(user, new TopicCatalogue("")));
+      await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+        try (Admin probe = Admin.create(login)) {
+          return probe.describeCluster().clusterId().get(5, TimeUnit.SECONDS) != null;
+        }
+      });
     } catch (final Exception e) {
       throw new IllegalStateException("Cannot add SCRAM user " + user, e);
     }
