@@ -49,17 +49,31 @@ public final class ChildApp implements AutoCloseable {
    */
   public static ChildApp start(final Class<?> mainClass, final ClusterSettings cluster, final Path log,
       final String portKey, final Map<String, ?> appSettings) throws IOException {
+    return start(mainClass.getSimpleName(), List.of(javaCommand(), "-Dorg.slf4j.simpleLogger.log.io.zerolayer=info",
+        "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=warn", "-cp", System.getProperty("java.class.path"),
+        mainClass.getName()), cluster, log, portKey, appSettings);
+  }
+
+  /**
+   * As {@link #start(Class, ClusterSettings, Path, String, Map)}, run by {@code command} (a
+   * launcher script, say) instead of this JVM's classpath.
+   */
+  public static ChildApp start(final String name, final List<String> command, final ClusterSettings cluster,
+      final Path log, final String portKey, final Map<String, ?> appSettings) throws IOException {
     final int port = freePort();
-    final ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-        "-Dorg.slf4j.simpleLogger.log.io.zerolayer=info", "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=warn",
-        "-cp", System.getProperty("java.class.path"), mainClass.getName())
+    final ProcessBuilder builder = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     appSettings.forEach((key, value) -> builder.environment().put(EnvironmentConfig.variable(key),
         String.valueOf(value)));
     builder.environment().putAll(cluster.environment());
     builder.environment().put(EnvironmentConfig.variable(portKey), Integer.toString(port));
-    return new ChildApp(mainClass.getSimpleName(), builder.start(), log, port);
+    return new ChildApp(name, builder.start(), log, port);
+  }
+
+  /** The java this JVM runs on. */
+  public static String javaCommand() {
+    return ProcessHandle.current().info().command().orElse("java");
   }
 
   /** The port of the app's HTTP server. */

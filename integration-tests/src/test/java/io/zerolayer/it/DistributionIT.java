@@ -1,0 +1,133 @@
+package io.zerolayer.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zerolayer.contract.cluster.ClusterSettings;
+import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.deploy.stack.PipelineNames;
+import io.zerolayer.fleet.FleetConfig;
+import io.zerolayer.gateway.GatewayConfig;
+import io.zerolayer.heatmap.HeatmapConfig;
+import io.zerolayer.router.RouterConfig;
+import io.zerolayer.runtime.tenant.Tenant;
+import io.zerolayer.runtime.tenant.TenantSignature;
+import io.zerolayer.telemetry.TelemetryIngestConfig;
+import io.zerolayer.testsupport.ChildApp;
+import io.zerolayer.testsupport.TestCluster;
+import io.zerolayer.tokenbuffer.TokenBufferConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The distribution archive as a platform team gets it (unpacked by the build under
+ * {@code dist/target}): {@code bin/zerolayer} provisions a deployment's topics on the real broker,
+ * then starts every app, each of which becomes ready on them, with its settings from the
+ * environment alone.
+ */
+@ExtendWith(TestCluster.class)
+class DistributionIT {
+
+  private static final Path LAUNCHER = Path.of("..", "dist", "target", "zerolayer-" + version(), "bin", "zerolayer")
+      .toAbsolutePath().normalize();
+  private static final Duration READY = Duration.ofSeconds(120);
+
+  @TempDir
+  Path dir;
+
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void shouldProvisionTheTopicsAndStartEveryAppFromTheLauncher(final TestCluster.Handle cluster) throws Exception {
+    assertThat(LAUNCHER).as("the launcher; build the archive with: mvn -pl dist -am package").isExecutable();
+    final TopicCatalogue catalogue = new TopicCatalogue("dist-");
+
+    // Without arguments it lists the apps and fails; with `topics` it provisions the catalogue (run by
+    // the java that JAVA names; the apps below by the one on the PATH)
+    final Run usage = run(List.of());
+    assertThat(usage.exit()).isEqualTo(2);
+    assertThat(usage.output()).contains("heatmap-streams", "token-buffer", "router", "gateway", "telemetry-ingest");
+    final Run topics = run(List.of("topics", "--bootstrap-servers", cluster.bootstrapServers(),
+        "--profile", "local", "--prefix", catalogue.prefix()));
+    assertThat(topics.exit()).as(topics.output()).isZero();
+    assertThat(topics.output()).contains("created 14 topics");
+
+    // Then each app it starts becomes ready on the deployment's topics
+    final ClusterSettings settings = ClusterSettings.plaintext(cluster.bootstrapServers(), cluster.registryUrl(),
+        catalogue);
+    final Path tenants = dir.resolve("tenants.json");
+    Files.writeString(tenants, "{\"tenants\": [{\"id\": \"acme\", \"apiKeySha256\": \"" + Tenant.hashKey("k")
+        + "\", \"requestsPerSecond\": 10, \"tokensPerSecond\": 10000, \"burstSeconds\": 2}]}");
+    final String queryToken = TenantSignature.newSecret();
+    final String secret = TenantSignature.newSecret();
+    try (ChildApp tokenBuffer = ready(settings, "token-buffer", TokenBufferConfig.HTTP_PORT, Map.of(
+        TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(catalogue),
+        TokenBufferConfig.STATE_DIR, dir.resolve("token-buffer").toString(),
+        TokenBufferConfig.QUERY_TOKEN, queryToken, TokenBufferConfig.TENANTS_FILE, tenants.toString()))) {
+      final List<App> others = List.of(
+          new App("heatmap-streams", HeatmapConfig.HTTP_PORT, Map.of(
+              HeatmapConfig.APPLICATION_ID, PipelineNames.heatmapApplicationId(catalogue),
+              HeatmapConfig.STATE_DIR, dir.resolve("heatmap").toString())),
+          new App("router", RouterConfig.HTTP_PORT, Map.of(RouterConfig.ROUTER_ID, "dist-router-1",
+              RouterConfig.GROUP_ID, PipelineNames.routerGroup(catalogue), RouterConfig.TENANTS_FILE,
+              tenants.toString(), RouterConfig.GATEWAY_SIGNING_SECRET, secret)),
+          new App("gateway", GatewayConfig.HTTP_PORT, Map.of(GatewayConfig.TENANTS_FILE, tenants.toString(),
+              GatewayConfig.SIGNING_SECRET, secret,
+              GatewayConfig.SEQUENCE_QUERY_URL, "http://127.0.0.1:" + tokenBuffer.port(),
+              GatewayConfig.SEQUENCE_QUERY_TOKEN, queryToken)),
+          new App("telemetry-ingest", TelemetryIngestConfig.HTTP_PORT, Map.of()),
+          new App("fleet", FleetConfig.HTTP_PORT, Map.of(FleetConfig.INSTANCES, 1, FleetConfig.ZONES, "zone-a",
+              FleetConfig.ID_PREFIX, "dist-")));
+      for (final App app : others) {
+        try (ChildApp started = ready(settings, app.name(), app.portKey(), app.settings())) {
+          assertThat(started.port()).isPositive();
+        }
+      }
+    }
+  }
+
+  private record App(String name, String portKey, Map<String, ?> settings) {
+  }
+
+  private record Run(int exit, String output) {
+  }
+
+  /** Starts an app through the launcher and waits until it answers {@code /ready}. */
+  private ChildApp ready(final ClusterSettings settings, final String app, final String portKey,
+      final Map<String, ?> appSettings) throws IOException {
+    final ChildApp started = ChildApp.start(app, List.of(LAUNCHER.toString(), app), settings,
+        dir.resolve(app + ".log"), portKey, appSettings);
+    try {
+      started.awaitReady(READY);
+      return started;
+    } catch (final RuntimeException | AssertionError e) {
+      started.close();
+      throw e;
+    }
+  }
+
+  private Run run(final List<String> args) throws Exception {
+    final List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
+    command.addAll(args);
+    final Path log = dir.resolve("run-" + System.nanoTime() + ".log");
+    final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(log.toFile());
+    builder.environment().put("JAVA", ChildApp.javaCommand());
+    final Process process = builder.start();
+    assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("bin/zerolayer %s ended", args).isTrue();
+    return new Run(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+  }
+
+  private static String version() {
+    return System.getProperty("zerolayer.version", "0.1.0-SNAPSHOT");
+  }
+}
