@@ -123,7 +123,7 @@ public final class KafkaBroker implements AutoCloseable {
    * Client settings that log in to a secured broker's SSL listener with the certificate of
    * {@code principal}, issued by {@code certificates} on first use.
    */
-  public static Map<String, Object> certificateLogin(final String bootstrapServers,
+  private static Map<String, Object> certificateLogin(final String bootstrapServers,
       final LocalCertificates certificates, final String principal) {
     return Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL",

@@ -54,14 +54,14 @@ public final class SchemaRegistryProcess implements AutoCloseable {
 
   /**
    * As {@link #start(Path)}, serving https only, with a certificate {@code certificates} issues
-   * for it; clients trust {@link LocalCertificates#truststore()} ({@link #tls(LocalCertificates)}).
+   * for it; clients trust {@link LocalCertificates#truststore()}.
    */
   public static SchemaRegistryProcess startTls(final Path workDir, final LocalCertificates certificates) {
     return start(workDir, RegistryJar.locate(), DEFAULT_STARTUP_TIMEOUT, requireNonNull(certificates, "certificates"));
   }
 
   /** The registry-client settings that trust a registry started by {@link #startTls}. */
-  public static RegistryTls tls(final LocalCertificates certificates) {
+  private static RegistryTls tls(final LocalCertificates certificates) {
     return new RegistryTls(certificates.truststore().toString(), certificates.password(), certificates.storeType());
   }
 
