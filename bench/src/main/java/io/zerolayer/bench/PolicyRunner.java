@@ -8,7 +8,6 @@ import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.deploy.stack.LocalCluster;
 import io.zerolayer.deploy.stack.Pipeline;
 import io.zerolayer.fleet.Fleet;
-import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.fleet.fault.FaultInjector;
 import io.zerolayer.fleet.load.KafkaRequestSender;
 import io.zerolayer.fleet.load.RequestOutcome;
@@ -77,7 +76,7 @@ final class PolicyRunner {
     try (Pipeline pipeline = Pipeline.start(settings, stateDir.resolve(catalogue.prefix()), false, TENANTS,
             contender.newPolicy(), contender.cutover());
         Fleet fleet = Fleet.start(settings, FleetShape.ID_PREFIX, shape.instances(), shape.zoneNames(),
-            GpuProfile.standard(), new SimpleMeterRegistry(), shape.coldIds())) {
+            shape.classes(), new SimpleMeterRegistry(), shape.coldIds(), Fleet.MODEL)) {
       pipeline.awaitHeatmap(fleet.instanceIds(), HEATMAP_TIMEOUT);
       step(policy, Figure.format("Ready after %.1f s; load for %d s", (System.nanoTime() - startNanos) / 1e9,
           plan.workload().length().toSeconds()));

@@ -41,7 +41,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--policies", split = ",", description = "Policies to run, in this order; <policy>/no-cutover runs "
       + "one with token-buffer's cut-over off, as behind the balancer it imitates. Default: zerolayer, each of "
-      + "round-robin, least-outstanding, p2c, epp with /no-cutover, then each of them with cut-over.")
+      + "round-robin, least-outstanding, p2c, epp, prefix-aware with /no-cutover, then each of them with cut-over.")
   private List<String> policies;
 
   @Option(names = "--scenario", defaultValue = "all", description = "Preset fault schedule: steady, oom, zone-loss, "

@@ -2,6 +2,7 @@ package io.zerolayer.cli;
 
 import io.zerolayer.bench.FleetShape;
 import io.zerolayer.bench.Workload;
+import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.fleet.load.PromptMix;
 import io.zerolayer.fleet.load.PromptWriter;
 import io.zerolayer.fleet.load.TokenRange;
@@ -27,6 +28,11 @@ final class BenchLoadOptions {
   @Option(names = "--zones", defaultValue = "3", description = "Zones the instances spread over. Default: "
       + "${DEFAULT-VALUE}.")
   int zones;
+
+  @Option(names = "--classes", split = ",", defaultValue = "fast,slow",
+      description = "Instance classes taken in turn (standard, fast, slow; slow has 2.5 times fast's prefill and"
+          + " decode step, half its batch). Default: ${DEFAULT-VALUE}.")
+  List<String> classes;
 
   @Option(names = "--cold", split = ",", description = "Instances that start cold, e.g. gpu-5. Default: none.")
   List<String> cold = new ArrayList<>();
@@ -54,8 +60,9 @@ final class BenchLoadOptions {
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the workload. Default: ${DEFAULT-VALUE}.")
   long seed;
 
-  @Option(names = "--trace", description = "Replay this trace (Azure LLM inference trace 2023 format) instead of "
-      + "closed-loop users, e.g. ../../shared/traces/azure-llm-2023-conv.csv from cli.")
+  @Option(names = "--trace", description = "Replay this trace instead of closed-loop users: the Azure LLM inference"
+      + " trace 2023's CSV or a Mooncake trace's JSON lines, told apart by content, e.g."
+      + " ../../shared/traces/mooncake-synthetic.jsonl from cli.")
   Path trace;
 
   @Option(names = "--trace-speedup", defaultValue = "1",
@@ -67,7 +74,7 @@ final class BenchLoadOptions {
   int traceRequests;
 
   FleetShape fleet() {
-    return new FleetShape(instances, zones, Set.copyOf(cold));
+    return new FleetShape(instances, zones, Set.copyOf(cold), classes.stream().map(GpuProfile::named).toList());
   }
 
   Workload workload() throws IOException {

@@ -18,8 +18,8 @@ class BenchCommandTest {
     final PolicyBenchPlan plan = parse("bench").plan();
 
     assertThat(plan.policies()).containsExactly("zerolayer", "round-robin/no-cutover",
-        "least-outstanding/no-cutover", "p2c/no-cutover", "epp/no-cutover", "round-robin", "least-outstanding", "p2c",
-        "epp");
+        "least-outstanding/no-cutover", "p2c/no-cutover", "epp/no-cutover", "prefix-aware/no-cutover", "round-robin",
+        "least-outstanding", "p2c", "epp", "prefix-aware");
     assertThat(plan.workload()).isInstanceOf(Workload.ClosedLoop.class);
     assertThat(plan.faultsText()).isEqualTo("scenario all");
     assertThat(plan.rehearsal()).isTrue();
@@ -61,7 +61,7 @@ class BenchCommandTest {
 
     assertThat(plan.fleet().instances()).isEqualTo(3);
     assertThat(plan.policies()).containsExactly("zerolayer", "round-robin/no-cutover", "least-outstanding", "p2c",
-        "epp");
+        "epp", "prefix-aware");
     assertThat(plan.workload().length()).isLessThanOrEqualTo(Duration.ofSeconds(15));
     assertThat(plan.faults().entries()).hasSize(2);
     assertThat(plan.rehearsal()).isFalse();

@@ -3,6 +3,7 @@ package io.zerolayer.fleet;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.DispatchTask;
+import io.zerolayer.contract.prefix.PrefixBlocks;
 import io.zerolayer.worker.TokenSink;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs sequences through a simulated GPU's batch: a sequence queues for one of {@code maxBatch}
  * slots (on a cold instance, first for the weight load it starts), is admitted with its prompt's
- * KV entries (or fails when the KV cache is out of memory), prefills, then decodes token by
+ * KV entries (or fails when the KV cache is out of memory), prefills what of its prompt the
+ * prefix cache does not hold, then decodes token by
  * token and sends a chunk every {@code tokensPerChunk} tokens. A resumed sequence continues the
  * text from the prefix its task carries.
  * It holds while the instance is stalled or crashed and fails once the instance restarted.
@@ -29,10 +31,11 @@ final class ContinuousBatcher {
   private final GpuHealth health;
   private final TokenCadence cadence;
   private final GpuPacing pacing;
+  private final PrefixCache prefixCache;
   private volatile boolean closed;
 
   ContinuousBatcher(final String instanceId, final GpuProfile profile, final SimClock clock, final GpuLoad load,
-      final GpuHealth health, final TokenCadence cadence, final GpuPacing pacing) {
+      final GpuHealth health, final TokenCadence cadence, final GpuPacing pacing, final PrefixCache prefixCache) {
     this.instanceId = requireNonNull(instanceId, "instanceId");
     this.profile = requireNonNull(profile, "profile");
     this.clock = requireNonNull(clock, "clock");
@@ -41,6 +44,7 @@ final class ContinuousBatcher {
     this.health = requireNonNull(health, "health");
     this.cadence = requireNonNull(cadence, "cadence");
     this.pacing = requireNonNull(pacing, "pacing");
+    this.prefixCache = requireNonNull(prefixCache, "prefixCache");
   }
 
   /**
@@ -65,11 +69,20 @@ final class ContinuousBatcher {
     }
     try (GpuLoad.Allocation kv = load.admit(task.getInputTokens())) {
       sink.started();
-      clock.sleep(pacing.prefillMs(task.getInputTokens()));
+      final int cached = cachedTokens(task);
+      sink.cachedPrompt(cached);
+      clock.sleep(pacing.prefillMs(task.getInputTokens() - cached));
       return decode(task, sink, life, kv);
     } finally {
       batch.release();
     }
+  }
+
+  /** The prompt tokens its prefix cache holds; the prompt's blocks are held from now on. */
+  private int cachedTokens(final DispatchTask task) {
+    final String prompt = task.getPrompt();
+    final int held = prefixCache.prefill(PrefixBlocks.of(prompt), clock.millis());
+    return PrefixBlocks.cachedTokens(held, prompt.length(), task.getInputTokens());
   }
 
   private void awaitBatchSlot(final int life, final TokenSink sink)

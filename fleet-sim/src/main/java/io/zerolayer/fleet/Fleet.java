@@ -59,6 +59,20 @@ public final class Fleet implements AutoCloseable {
   public static Fleet start(final ClusterSettings cluster, final String idPrefix, final int size,
       final List<String> zones, final GpuProfile profile, final MeterRegistry meters, final Set<String> coldIds,
       final String model) {
+    return start(cluster, idPrefix, size, zones, List.of(profile), meters, coldIds, model);
+  }
+
+  /**
+   * As {@link #start(ClusterSettings, String, int, List, GpuProfile, MeterRegistry, Set, String)},
+   * a mixed fleet: instance {@code i} has {@code profiles[i % profiles.size()]}, its class
+   * included.
+   */
+  public static Fleet start(final ClusterSettings cluster, final String idPrefix, final int size,
+      final List<String> zones, final List<GpuProfile> profiles, final MeterRegistry meters,
+      final Set<String> coldIds, final String model) {
+    if (profiles.isEmpty()) {
+      throw new IllegalArgumentException("A fleet needs at least one instance profile");
+    }
     requireNonNull(coldIds, "coldIds");
     requireNonNull(model, "model");
     final List<String> ids = new ArrayList<>();
@@ -73,6 +87,7 @@ public final class Fleet implements AutoCloseable {
     final Map<String, SimulatedGpu> gpus = new LinkedHashMap<>();
     for (int i = 0; i < size; i++) {
       final String id = ids.get(i);
+      final GpuProfile profile = profiles.get(i % profiles.size());
       final SimulatedGpu gpu = new SimulatedGpu(id, zones.get(i % zones.size()), model, profile,
           !coldIds.contains(id));
       instances.add(new SimulatedInstance(gpu, id, profile, cluster, serdes, meters));

@@ -66,6 +66,7 @@ final class GpuTelemetry {
         .setInstanceId(instanceId)
         .setZone(zone)
         .setModel(model)
+        .setInstanceClass(profile.instanceClass())
         .setSampleTimeMs(nowMs)
         .setGpuUtilization(Math.min(0.97, 0.05 + 0.9 * batchUse))
         .setVramUsedBytes(VRAM_WEIGHTS_BYTES + KV_BYTES_PER_TOKEN * kvTokens)

@@ -6,8 +6,10 @@ import io.zerolayer.contract.avro.CommandType;
 import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.avro.KvCacheEvent;
 import io.zerolayer.worker.InferenceEngine;
 import io.zerolayer.worker.TokenSink;
+import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 
@@ -26,6 +28,7 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
   private final GpuLoad load = new GpuLoad();
   private final GpuHealth health;
   private final TokenCadence cadence = new TokenCadence();
+  private final PrefixCache prefixCache;
   private final ContinuousBatcher batcher;
   private final GpuTelemetry telemetry;
 
@@ -51,7 +54,8 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
     this.clock = requireNonNull(clock, "clock");
     this.health = new GpuHealth(profile.warmUp().toMillis(), warm, clock.millis());
     final GpuPacing pacing = new GpuPacing(profile, load, health, new Random(instanceId.hashCode()));
-    this.batcher = new ContinuousBatcher(instanceId, profile, clock, load, health, cadence, pacing);
+    this.prefixCache = new PrefixCache(instanceId, profile.prefixCacheBlocks());
+    this.batcher = new ContinuousBatcher(instanceId, profile, clock, load, health, cadence, pacing, prefixCache);
     this.telemetry = new GpuTelemetry(instanceId, zone, model, profile, load, health, cadence, clock,
         new Random(~instanceId.hashCode()));
   }
@@ -118,6 +122,7 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
    */
   public void coldRestart() {
     health.restart();
+    prefixCache.clear(clock.millis());
     cadence.reset();
     load.takeAllocationErrors();
   }
@@ -160,6 +165,14 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
    */
   public Optional<InstanceTelemetry> sample(final long nowMs) {
     return health.crashed() ? Optional.empty() : Optional.of(telemetry.sample(nowMs));
+  }
+
+  /**
+   * What its prefix cache stored and evicted since the previous call, oldest first; nothing once
+   * it has crashed (a dead engine reports nothing; its restart reports the cache cleared).
+   */
+  public List<KvCacheEvent> kvEvents() {
+    return health.crashed() ? List.of() : prefixCache.drainEvents();
   }
 
   /** Fails the sequences a crash holds, so that the worker's threads can end. */

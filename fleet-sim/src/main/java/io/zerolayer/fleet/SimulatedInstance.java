@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A simulated instance on the real pipeline: its GPU publishes telemetry every 50 ms (none once
- * it has crashed) and its worker takes dispatch tasks and commands like a real one.
+ * A simulated instance on the real pipeline: its GPU publishes telemetry and its prefix cache's
+ * events every 50 ms (none once it has crashed) and its worker takes dispatch tasks and commands like a real one.
  */
 public final class SimulatedInstance implements AutoCloseable {
 
@@ -22,6 +22,7 @@ public final class SimulatedInstance implements AutoCloseable {
 
   private final SimulatedGpu gpu;
   private final TelemetryPublisher telemetry;
+  private final KvEventPublisher kvEvents;
   private final Worker worker;
   private final ScheduledExecutorService clock;
 
@@ -29,6 +30,7 @@ public final class SimulatedInstance implements AutoCloseable {
       final ClusterSettings cluster, final ContractSerdes serdes, final MeterRegistry meters) {
     this.gpu = gpu;
     this.telemetry = new TelemetryPublisher(cluster, serdes);
+    this.kvEvents = new KvEventPublisher(cluster, serdes);
     // Queued tasks wait inside the engine, where the queue shows in telemetry.
     this.worker = new Worker(instanceId, cluster, serdes, gpu, profile.maxBatch() * 8, meters);
     this.clock = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, instanceId + "-telemetry"));
@@ -38,6 +40,7 @@ public final class SimulatedInstance implements AutoCloseable {
   private void report() {
     try {
       gpu.sample(System.currentTimeMillis()).ifPresent(telemetry::publish);
+      gpu.kvEvents().forEach(kvEvents::publish);
     } catch (final RuntimeException e) {
       LOG.warn("Telemetry sample not published", e);
     }
@@ -49,5 +52,6 @@ public final class SimulatedInstance implements AutoCloseable {
     gpu.close();
     worker.close();
     telemetry.close();
+    kvEvents.close();
   }
 }

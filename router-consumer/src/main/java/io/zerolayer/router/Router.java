@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.zerolayer.contract.avro.KvCacheEvent;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
@@ -13,6 +14,7 @@ import io.zerolayer.router.internal.HoldsFeed;
 import io.zerolayer.router.internal.LocalDispatches;
 import io.zerolayer.router.internal.LocalView;
 import io.zerolayer.router.internal.PollTransaction;
+import io.zerolayer.router.internal.PrefixIndex;
 import io.zerolayer.router.internal.RecentCutovers;
 import io.zerolayer.router.internal.RecordWriter;
 import io.zerolayer.router.internal.ReplyTopicDirectory;
@@ -28,6 +30,7 @@ import io.zerolayer.router.internal.StallRouter;
 import io.zerolayer.router.internal.TransactionMeters;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.RoutingPolicy;
+import io.zerolayer.runtime.TopicTail;
 import io.zerolayer.runtime.tenant.TenantDirectory;
 import java.time.Duration;
 import java.util.List;
@@ -58,6 +61,7 @@ public final class Router implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Router.class);
 
   private final HeatmapView heatmap;
+  private final TopicTail<KvCacheEvent> kvEvents;
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final KafkaProducer<byte[], byte[]> producer;
   private final RequestRouter requestRouter;
@@ -93,6 +97,13 @@ public final class Router implements AutoCloseable {
     final RouterRecords records = new RouterRecords(routerId);
     final RecordWriter writer = new RecordWriter(cluster.catalogue(), serdes);
     final RouterMeters meters = new RouterMeters(registry);
+    final PrefixIndex prefixes = new PrefixIndex(config.prefixIndexBlocks());
+    kvEvents = new TopicTail<>(cluster, cluster.catalogue().name(Topics.KV_EVENTS),
+        serdes.value(Topics.KV_EVENTS).deserializer(), event -> {
+          prefixes.apply(event);
+          meters.prefixEvent();
+        },
+        routerId + "-kv-events");
     final RecentCutovers cutovers = new RecentCutovers(config.avoidAfterCutovers(), config.avoidWindow(),
         config.avoidHold());
     final LocalView view = new LocalView(new LocalDispatches(), cutovers);
@@ -102,7 +113,8 @@ public final class Router implements AutoCloseable {
     holdsFeed = new HoldsFeed(consumer, holds, cluster.catalogue(), serdes, meters);
     requestRouter = new RequestRouter(cluster.catalogue(), serdes,
         new RequestDecider(new RequestValidator(config.maxOutputTokens(), config.maxPromptChars(),
-            internalTopics(cluster)), tenants, config.gatewaySignature(), decider, view, holds, replyTopics::exists),
+            internalTopics(cluster)), tenants, config.gatewaySignature(), decider, view, holds, replyTopics::exists,
+            prefixes),
         heatmap, records, writer, meters, lookup);
     stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, new StallDecider(decider, view),
         heatmap, records, writer, meters, config.stallHold());
@@ -208,6 +220,7 @@ public final class Router implements AutoCloseable {
     lookup.close();
     replyTopics.close();
     heatmap.close();
+    kvEvents.close();
     clientMetrics.forEach(KafkaClientMetrics::close);
   }
 }

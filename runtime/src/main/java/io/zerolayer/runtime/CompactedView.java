@@ -3,8 +3,6 @@ package io.zerolayer.runtime;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.cluster.ClusterSettings;
-import io.zerolayer.contract.serde.SchemaRegistryUnavailableException;
-import io.zerolayer.contract.topic.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -17,13 +15,9 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,10 +42,8 @@ public final class CompactedView<V> implements AutoCloseable {
   }
 
   private final KafkaConsumer<byte[], byte[]> consumer;
-  private final KafkaProducer<byte[], byte[]> deadLetters;
-  private final Deserializer<V> values;
+  private final ValueReader<V> values;
   private final String topic;
-  private final String deadLetterTopic;
   private final AtomicReference<Snapshot<V>> current = new AtomicReference<>(new Snapshot<>(Map.of(), 0));
   private final CountDownLatch ready = new CountDownLatch(1);
   private final Thread reader;
@@ -66,15 +58,11 @@ public final class CompactedView<V> implements AutoCloseable {
   public CompactedView(final ClusterSettings cluster, final String topic, final Deserializer<V> values,
       final String name) {
     this.topic = requireNonNull(topic, "topic");
-    this.values = requireNonNull(values, "values");
-    deadLetterTopic = cluster.catalogue().name(Topics.INFERENCE_DLQ);
+    this.values = new ValueReader<>(cluster, values);
     final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    final Map<String, Object> dlq = new HashMap<>(cluster.clientProperties());
-    dlq.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    deadLetters = new KafkaProducer<>(dlq, new ByteArraySerializer(), new ByteArraySerializer());
     reader = new Thread(this::read, requireNonNull(name, "name"));
     reader.setDaemon(true);
     reader.start();
@@ -151,20 +139,14 @@ public final class CompactedView<V> implements AutoCloseable {
       return true;
     }
     final String key = new String(record.key(), StandardCharsets.UTF_8);
-    try {
-      final V row = record.value() == null ? null : values.deserialize(record.topic(), record.value());
-      if (row == null) {
-        next.remove(key);
-      } else {
-        next.put(key, row);
-      }
-    } catch (final SchemaRegistryUnavailableException e) {
-      LOG.warn("Schema registry unavailable; reading {}-{}@{} again", record.topic(), record.partition(),
-          record.offset());
+    final ValueReader.Read<V> read = values.read(record);
+    if (read.again()) {
       return false;
-    } catch (final SerializationException e) {
-      LOG.warn("Dead-lettering {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());
-      deadLetters.send(DeadLetters.of(deadLetterTopic, record, e));
+    }
+    if (read.value() != null) {
+      next.put(key, read.value());
+    } else if (record.value() == null) {
+      next.remove(key);
     }
     return true;
   }
@@ -178,6 +160,6 @@ public final class CompactedView<V> implements AutoCloseable {
     } catch (final InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    deadLetters.close(Duration.ofSeconds(5));
+    values.close();
   }
 }

@@ -85,9 +85,10 @@ final class AttemptRecords {
   /**
    * @param startedMs when the run began
    * @param firstTokenMs when its first token went out; 0 for none
+   * @param cachedTokens prompt tokens the engine found in its prefix cache
    */
   Completion completion(final CompletionOutcome outcome, final int outputTokens, final long startedMs,
-      final long firstTokenMs) {
+      final long firstTokenMs, final int cachedTokens) {
     final long now = System.currentTimeMillis();
     return Completion.newBuilder()
         .setSequenceId(task.getSequenceId())
@@ -95,6 +96,7 @@ final class AttemptRecords {
         .setInstanceId(task.getInstanceId())
         .setInputTokens(task.getInputTokens())
         .setOutputTokens(outputTokens)
+        .setCachedTokens(Math.min(cachedTokens, task.getInputTokens()))
         .setTtftMs(firstTokenMs == 0 ? now - startedMs : firstTokenMs - startedMs)
         .setTotalMs(now - startedMs)
         .setOutcome(outcome)

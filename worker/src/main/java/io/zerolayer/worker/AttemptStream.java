@@ -164,7 +164,8 @@ final class AttemptStream {
     output.tokens(records.failure(nextIndex, why), failed);
   }
 
-  synchronized Completion completion(final CompletionOutcome outcome, final long startedMs) {
-    return records.completion(outcome, nextIndex - resumedFrom, startedMs, firstTokenMs);
+  /** @param cachedTokens prompt tokens the engine found in its prefix cache */
+  synchronized Completion completion(final CompletionOutcome outcome, final long startedMs, final int cachedTokens) {
+    return records.completion(outcome, nextIndex - resumedFrom, startedMs, firstTokenMs, cachedTokens);
   }
 }

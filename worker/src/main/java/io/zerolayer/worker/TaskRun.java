@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,7 @@ final class TaskRun implements Runnable, TokenSink {
   private final AtomicBoolean endsSequence = new AtomicBoolean();
   private final AtomicBoolean sendFailed = new AtomicBoolean();
   private final AtomicBoolean started = new AtomicBoolean();
+  private final AtomicInteger cachedTokens = new AtomicInteger();
   private final long startedMs;
 
   TaskRun(final DispatchTask task, final InferenceEngine engine, final WorkerOutput output,
@@ -86,7 +88,7 @@ final class TaskRun implements Runnable, TokenSink {
     } catch (final Exception e) {
       outcome = generationFailed(e);
     }
-    output.completion(stream.completion(outcome, startedMs));
+    output.completion(stream.completion(outcome, startedMs, cachedTokens.get()));
   }
 
   /** Claims the stream, generates and ends it; the attempt's outcome. */
@@ -177,7 +179,7 @@ final class TaskRun implements Runnable, TokenSink {
     } else {
       output.stall(records.handedBack(why), error -> failure.run());
     }
-    output.completion(stream.completion(CompletionOutcome.FAILED, startedMs));
+    output.completion(stream.completion(CompletionOutcome.FAILED, startedMs, cachedTokens.get()));
   }
 
   @Override
@@ -190,6 +192,11 @@ final class TaskRun implements Runnable, TokenSink {
   @Override
   public void started() {
     started.set(true);
+  }
+
+  @Override
+  public void cachedPrompt(final int tokens) {
+    cachedTokens.set(Math.max(0, tokens));
   }
 
   /** Says the attempt is alive while it waits in the engine's queue. */

@@ -11,6 +11,14 @@ public interface TokenSink {
    */
   void started();
 
+  /**
+   * Says how many of the prompt's tokens the engine found in its prefix cache and did not
+   * prefill; the completion record carries it, so that the latency model fits prefill to the
+   * tokens prefilled. An engine that cannot tell does not call it.
+   */
+  default void cachedPrompt(final int tokens) {
+  }
+
   /** Publishes the next tokens of the sequence. */
   void emit(List<String> tokens);
 

@@ -17,10 +17,16 @@ import java.time.temporal.ChronoField;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads the rows of a {@code TIMESTAMP,ContextTokens,GeneratedTokens} trace into arrivals. */
+/**
+ * Reads a request trace into arrivals, telling the format by the file's content: a first line that
+ * is a JSON object is the Mooncake format ({@link MooncakeTraceFile}), a
+ * {@code TIMESTAMP,ContextTokens,GeneratedTokens} header the Azure LLM inference trace's.
+ */
 final class TraceFile {
 
   private static final String HEADER = "TIMESTAMP,ContextTokens,GeneratedTokens";
+  /** The longest first line the format check reads back: a Mooncake row of some 100,000 block ids. */
+  private static final int MAX_FIRST_LINE_CHARS = 1 << 20;
   private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder()
       .appendPattern("yyyy-MM-dd HH:mm:ss")
       .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
@@ -35,9 +41,15 @@ final class TraceFile {
           "no request trace there (the traces are in shared/traces beside the repository)");
     }
     try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      reader.mark(MAX_FIRST_LINE_CHARS);
       final String header = reader.readLine();
+      if (header != null && header.strip().startsWith("{")) {
+        reader.reset();
+        return MooncakeTraceFile.rows(file, reader, settings);
+      }
       if (header == null || !header.strip().equals(HEADER)) {
-        throw new IOException(file + ": expected the header " + HEADER + ", found " + header);
+        throw new IOException(file + ": expected the Azure trace's header " + HEADER
+            + " or a Mooncake trace's JSON lines, found " + header);
       }
       return rows(file, reader, settings);
     }

@@ -8,20 +8,30 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Replays a recorded request trace in the format of the Azure LLM inference trace 2023
- * ({@code TIMESTAMP,ContextTokens,GeneratedTokens}): arrival times relative to the first
- * request, divided by a speed-up, and token counts clamped to limits a small machine can
- * serve. Prompt text is not part of the trace; it is written to the recorded token count.
+ * Replays a recorded request trace, in the format of the Azure LLM inference trace 2023
+ * ({@code TIMESTAMP,ContextTokens,GeneratedTokens}) or of the Mooncake traces (JSON lines with
+ * prefix-block hashes): arrival times relative to the first request, divided by a speed-up, and
+ * token counts clamped to limits a small machine can serve. Prompt text is not part of either
+ * trace; it is written to the recorded token count, and for a Mooncake trace block by block, each
+ * block's text a function of its hash id, so that requests sharing leading blocks share that
+ * prefix of their prompts.
  *
  * <p>Data: Azure LLM inference trace 2023, Azure Public Dataset, licensed CC-BY 4.0. Cite:
  * Patel et al., "Splitwise: Efficient generative LLM inference using phase splitting",
- * ISCA 2024. Keep this attribution wherever the trace or a figure derived from it is published.
+ * ISCA 2024. Mooncake traces, kvcache-ai/Mooncake, licensed Apache-2.0. Cite: Qin et al.,
+ * "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving", FAST 2025. Keep the
+ * attribution wherever a trace or a figure derived from it is published.
  */
 public final class TraceReplay implements RequestSource {
 
-  /** The attribution the trace's licence asks for. */
+  /** The attribution the Azure trace's licence asks for. */
   public static final String ATTRIBUTION = "Azure LLM inference trace 2023 (Azure Public Dataset), CC-BY 4.0;"
       + " Patel et al., \"Splitwise: Efficient generative LLM inference using phase splitting\", ISCA 2024";
+  /** The attribution of the Mooncake traces. */
+  public static final String MOONCAKE_ATTRIBUTION = "Mooncake trace (kvcache-ai/Mooncake), Apache-2.0;"
+      + " Qin et al., \"Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving\", FAST 2025";
+  /** Prompt tokens a block of a Mooncake trace is written as. */
+  public static final int BLOCK_TOKENS = 16;
 
   /**
    * How to replay.
@@ -53,8 +63,18 @@ public final class TraceReplay implements RequestSource {
    * @param at when it is due, from the start of the replay (already divided by the speed-up)
    * @param promptTokens its prompt length, clamped
    * @param outputTokens its output length, clamped; the request's output limit
+   * @param prefixBlocks the hash ids of its prompt's blocks, first first; empty when the trace has none
    */
-  public record Arrival(Duration at, int promptTokens, int outputTokens) {
+  public record Arrival(Duration at, int promptTokens, int outputTokens, List<Long> prefixBlocks) {
+
+    public Arrival {
+      prefixBlocks = List.copyOf(prefixBlocks);
+    }
+
+    /** An arrival whose prompt shares nothing known with others. */
+    public Arrival(final Duration at, final int promptTokens, final int outputTokens) {
+      this(at, promptTokens, outputTokens, List.of());
+    }
   }
 
   private final Path file;
@@ -98,15 +118,39 @@ public final class TraceReplay implements RequestSource {
   public RequestSpec spec(final long index) {
     final Arrival arrival = arrivals.get(Math.toIntExact(index));
     final long requestSeed = Seeds.of(settings.seed(), index);
-    return new RequestSpec(PromptBand.of(arrival.promptTokens()), writer.write(arrival.promptTokens(), requestSeed),
-        arrival.promptTokens(), arrival.outputTokens(), requestSeed);
+    if (arrival.prefixBlocks().isEmpty()) {
+      return new RequestSpec(PromptBand.of(arrival.promptTokens()), writer.write(arrival.promptTokens(),
+          requestSeed), arrival.promptTokens(), arrival.outputTokens(), requestSeed);
+    }
+    final String prompt = blockPrompt(arrival);
+    final int tokens = writer.count(prompt);
+    return new RequestSpec(PromptBand.of(tokens), prompt, tokens, arrival.outputTokens(), requestSeed);
+  }
+
+  /** One passage per block, its text a function of the block's hash id and length alone. */
+  private String blockPrompt(final Arrival arrival) {
+    final StringBuilder prompt = new StringBuilder();
+    final List<Long> blocks = arrival.prefixBlocks();
+    for (int i = 0; i < blocks.size(); i++) {
+      final int tokens = i < blocks.size() - 1 ? BLOCK_TOKENS
+          : Math.max(1, arrival.promptTokens() - BLOCK_TOKENS * (blocks.size() - 1));
+      prompt.append(writer.write(tokens, Seeds.of(settings.seed(), blocks.get(i)))).append('\n');
+    }
+    return prompt.toString();
   }
 
   @Override
   public String describe() {
     final Duration span = arrivals.isEmpty() ? Duration.ZERO : arrivals.get(arrivals.size() - 1).at();
     return String.format("Replaying %d requests of %s over %.1f s (%.1fx faster than recorded), prompt tokens"
-        + " clamped to %s, output tokens to %s. Data: %s", arrivals.size(), file.getFileName(),
-        span.toMillis() / 1000.0, settings.speedup(), settings.promptTokens(), settings.outputTokens(), ATTRIBUTION);
+        + " clamped to %s, output tokens to %s; %s", arrivals.size(), file.getFileName(),
+        span.toMillis() / 1000.0, settings.speedup(), settings.promptTokens(), settings.outputTokens(),
+        mooncake() ? "prompts of " + BLOCK_TOKENS + " tokens per trace block (1/" + MooncakeTraceFile.TRACE_BLOCK_TOKENS
+            / BLOCK_TOKENS + " of the recorded length). Data: " + MOONCAKE_ATTRIBUTION : "Data: " + ATTRIBUTION);
+  }
+
+  /** Whether the trace carries prefix blocks (the Mooncake format). */
+  private boolean mooncake() {
+    return arrivals.stream().anyMatch(arrival -> !arrival.prefixBlocks().isEmpty());
   }
 }

@@ -116,7 +116,7 @@ class TraceReplayTest {
     Files.writeString(file, "timestamp,input_length,output_length\n0,1,2\n");
 
     assertThatThrownBy(() -> TraceReplay.read(file, new Settings(1.0, 10, ANY, ANY, 1), WRITER))
-        .isInstanceOf(IOException.class).hasMessageContaining("expected the header");
+        .isInstanceOf(IOException.class).hasMessageContaining("expected the Azure trace's header");
   }
 
   private static TraceReplay read(final Settings settings) throws IOException {

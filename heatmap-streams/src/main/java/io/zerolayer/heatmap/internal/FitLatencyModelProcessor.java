@@ -45,18 +45,22 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
     if (completion.getOutcome() != CompletionOutcome.FINISHED) {
       return;
     }
-    if (completion.getInputTokens() < 0 || completion.getOutputTokens() < 0 || !(completion.getTtftMs() >= 0)
+    if (completion.getInputTokens() < 0 || completion.getOutputTokens() < 0 || completion.getCachedTokens() < 0
+        || completion.getCachedTokens() > completion.getInputTokens() || !(completion.getTtftMs() >= 0)
         || !(completion.getTotalMs() >= completion.getTtftMs()) || Double.isInfinite(completion.getTotalMs())) {
       throw new InvalidRecordException("completion of " + completion.getSequenceId() + " on "
-          + completion.getInstanceId() + " has impossible figures: " + completion.getInputTokens() + " input and "
-          + completion.getOutputTokens() + " output tokens, first token after " + completion.getTtftMs()
+          + completion.getInstanceId() + " has impossible figures: " + completion.getInputTokens() + " input ("
+          + completion.getCachedTokens() + " cached) and " + completion.getOutputTokens()
+          + " output tokens, first token after " + completion.getTtftMs()
           + " ms of " + completion.getTotalMs() + " ms");
     }
     final String id = completion.getInstanceId();
     final LatencyFit fit = fits.get(id);
-    errors.record(fitter.model(fit), completion.getInputTokens(), completion.getOutputTokens(), completion.getTtftMs(),
+    // Prefill is fitted to the prompt tokens prefilled: those the prefix cache held cost next to nothing.
+    final int prefilled = completion.getInputTokens() - completion.getCachedTokens();
+    errors.record(fitter.model(fit), prefilled, completion.getOutputTokens(), completion.getTtftMs(),
         completion.getTotalMs());
-    fits.put(id, fitter.add(fit, completion.getInputTokens(), completion.getOutputTokens(),
+    fits.put(id, fitter.add(fit, prefilled, completion.getOutputTokens(),
         completion.getTotalMs(), completion.getTtftMs(), completion.getFinishedAtMs()));
   }
 }

@@ -66,6 +66,7 @@ public final class InstanceRows {
         .setInstanceId(latest.getInstanceId())
         .setZone(latest.getZone())
         .setModel(latest.getModel())
+        .setInstanceClass(latest.getInstanceClass())
         .setState(machine.state())
         .setWeight(Math.max(0.0, Math.min(1.0, machine.weight() * zoneFactor)))
         .setReason(penalised ? machine.reason() + "; zone " + latest.getZone() + " penalised" : machine.reason())

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.prefix.PrefixBlocks;
 import io.zerolayer.contract.routing.RoutingReasons;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.RequestProfile;
@@ -18,8 +19,9 @@ import java.util.function.Supplier;
 /**
  * Stage 0 and stage 1 of a request, with no Kafka types: validate, authenticate the tenant,
  * refuse a sequence id in use (after authentication, so that only a tenant learns it; the answer
- * does not say whose) and a reply topic that does not exist, reject a model no instance serves, count prompt tokens, apply the tenant's rate limits, then
- * select an instance among those serving the request's model. Used by one router thread only.
+ * does not say whose) and a reply topic that does not exist, reject a model no instance serves, count prompt
+ * tokens, apply the tenant's rate limits, then select an instance among those serving the request's model,
+ * knowing how much of the prompt each one's prefix cache holds. Used by one router thread only.
  */
 public final class RequestDecider {
 
@@ -42,6 +44,7 @@ public final class RequestDecider {
   private final LocalView view;
   private final SequenceHolds holds;
   private final Predicate<String> replyTopicExists;
+  private final PrefixIndex prefixes;
 
   /**
    * @param gatewaySignature verifies the tenant signatures of requests the HTTP gateways
@@ -49,16 +52,18 @@ public final class RequestDecider {
    * @param view this router's own dispatches and cut-aways, shared with the stall path
    * @param holds the sequence ids in use on this router's partitions
    * @param replyTopicExists whether a reply topic exists (a request naming one that does not is refused)
+   * @param prefixes what each instance's prefix cache holds; told of every prompt dispatched
    */
   public RequestDecider(final RequestValidator validator, final TenantDirectory tenants,
       final Optional<TenantSignature> gatewaySignature, final Decider decider, final LocalView view,
-      final SequenceHolds holds, final Predicate<String> replyTopicExists) {
+      final SequenceHolds holds, final Predicate<String> replyTopicExists, final PrefixIndex prefixes) {
     this.validator = requireNonNull(validator, "validator");
     this.authentication = new TenantAuthentication(tenants, gatewaySignature);
     this.decider = requireNonNull(decider, "decider");
     this.view = requireNonNull(view, "view");
     this.holds = requireNonNull(holds, "holds");
     this.replyTopicExists = requireNonNull(replyTopicExists, "replyTopicExists");
+    this.prefixes = requireNonNull(prefixes, "prefixes");
   }
 
   /**
@@ -115,10 +120,12 @@ public final class RequestDecider {
       return new Result(new Decision(RoutingOutcome.THROTTLED, null, RoutingReasons.tenantOverLimit(tenant.id()),
           null, admission.retryAfterMs()), prompt, inputTokens, tenant.id(), replyTopic);
     }
+    final long[] blocks = PrefixBlocks.of(prompt);
     final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
-        request.getMaxOutputTokens()), scope.applyTo(view.applyTo(heatmap.get(), nowMs)),
-        () -> scope.applyTo(heatmap.get()));
+        request.getMaxOutputTokens(), prefixes.match(blocks, prompt.length(), inputTokens)),
+        scope.applyTo(view.applyTo(heatmap.get(), nowMs)), () -> scope.applyTo(heatmap.get()));
     if (decision.dispatched()) {
+      prefixes.routed(decision.instanceId(), blocks);
       limiter.charge(tenant, tokens, nowNanos);
       view.dispatched(decision.instanceId(), nowMs);
       holds.hold(request.getSequenceId(), partition, offset);

@@ -14,6 +14,7 @@ public final class RouterMeters {
   private final Map<RoutingOutcome, Counter> decisions = new EnumMap<>(RoutingOutcome.class);
   private final Counter deadLettered;
   private final Counter waited;
+  private final Counter prefixEvents;
   private final Timer decisionTime;
 
   public RouterMeters(final MeterRegistry registry) {
@@ -29,6 +30,9 @@ public final class RouterMeters {
     waited = Counter.builder("zerolayer.router.stalls.waiting")
         .description("Stall reports of sequences no other instance could take yet, left where they are")
         .register(registry);
+    prefixEvents = Counter.builder("zerolayer.router.prefix.events")
+        .description("Prefix-cache events of the instances applied to the router's index")
+        .register(registry);
     decisionTime = Timer.builder("zerolayer.router.decision.time")
         .description("From a request's record timestamp to its decision")
         .publishPercentiles(0.5, 0.99)
@@ -42,6 +46,11 @@ public final class RouterMeters {
 
   void waited() {
     waited.increment();
+  }
+
+  /** Counts an instance's prefix-cache event applied to the index. */
+  public void prefixEvent() {
+    prefixEvents.increment();
   }
 
   void deadLettered() {

@@ -8,6 +8,9 @@ import java.util.List;
 
 /**
  * Zerolayer's policy: cost = (predicted latency + predicted queue wait) / weight, lowest first.
+ * The prefill predicted on an instance covers only the prompt tokens its prefix cache does not
+ * hold, as long as the instance has at most {@link #PREFIX_LOAD_MARGIN} requests more than the
+ * least busy usable one: beyond that, a hot prefix does not pull more work onto it.
  * Ejected, unavailable and suspect instances and those of weight 0 are never ranked. Instances
  * that are network-degraded or in a penalised zone are ranked only when no other is left (an
  * instance's own packet loss shows before its zone's verdict), and those the router has just cut
@@ -16,6 +19,8 @@ import java.util.List;
 public final class LatencyAwarePolicy implements RoutingPolicy {
 
   public static final String NAME = "zerolayer";
+  /** Outstanding requests above the least busy instance's beyond which a cached prefix no longer counts. */
+  static final int PREFIX_LOAD_MARGIN = 4;
 
   @Override
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
@@ -23,11 +28,15 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
     final List<Candidate> lossy = new ArrayList<>();
     final List<Candidate> cutAway = new ArrayList<>();
     final PeerModels peers = heatmap.peerModels();
+    final int leastBusy = heatmap.all().stream().filter(ScoreRows::usable).mapToInt(LatencyAwarePolicy::outstanding)
+        .min().orElse(0);
+    final RequestProfile uncached = request.withoutPrefix();
     for (final InstanceScore row : heatmap.all()) {
       if (!ScoreRows.usable(row)) {
         continue;
       }
-      final double latency = LatencyPredictor.latencyMs(row, peers.of(row), request);
+      final RequestProfile asked = outstanding(row) <= leastBusy + PREFIX_LOAD_MARGIN ? request : uncached;
+      final double latency = LatencyPredictor.latencyMs(row, peers.of(row), asked);
       final Candidate candidate = new Candidate(row.getInstanceId(), latency, latency / row.getWeight());
       if (heatmap.cutAway().contains(row.getInstanceId())) {
         cutAway.add(candidate);

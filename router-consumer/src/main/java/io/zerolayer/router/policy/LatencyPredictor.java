@@ -14,7 +14,8 @@ public final class LatencyPredictor {
   }
 
   /**
-   * Service time of the request itself. Once the heatmap knows how the instance's decode step
+   * Service time of the request itself, whose prefill covers only the prompt tokens the instance's
+   * prefix cache does not hold. Once the heatmap knows how the instance's decode step
    * grows with its batch, the time to the first token comes from the TTFT model and each output
    * token takes a decode step of the batch with this request in it, so a busier instance decodes
    * slower; until then, the latency model's average cost per output token is used.
@@ -25,14 +26,15 @@ public final class LatencyPredictor {
 
   /** {@link #serviceMs(InstanceScore, RequestProfile)} with {@code model} in place of the row's own. */
   static double serviceMs(final InstanceScore row, final LatencyModel model, final RequestProfile request) {
+    final int prefillTokens = request.uncachedTokens(row.getInstanceId());
     if (!knowsDecodeStep(model)) {
       return Math.max(0.0, model.getLatencyInterceptMs()
-          + model.getLatencyPerInputTokenMs() * request.inputTokens()
+          + model.getLatencyPerInputTokenMs() * prefillTokens
           + model.getLatencyPerOutputTokenMs() * request.maxOutputTokens());
     }
     final double stepMs = model.getDecodeStepBaseMs()
         + model.getDecodeStepPerSequenceMs() * (row.getRunningRequests() + 1);
-    return Math.max(0.0, model.getTtftInterceptMs() + model.getTtftPerInputTokenMs() * request.inputTokens()
+    return Math.max(0.0, model.getTtftInterceptMs() + model.getTtftPerInputTokenMs() * prefillTokens
         + stepMs * request.maxOutputTokens());
   }
 

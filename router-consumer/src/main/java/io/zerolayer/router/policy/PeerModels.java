@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * One latency model per served model. Instances of one model decode alike, but each one's own
+ * One latency model per served model and instance class (an instance that reports no class is
+ * of its model's unnamed class). Instances of one model and class decode alike, but each one's own
  * fit is noisy: a decode-step slope fitted over the few batch sizes an instance saw in its first
  * seconds came out anywhere from 0.06 to 0.65 ms per sequence in one benchmark run (the
  * simulated engines all take 0.5), and ranked by those fits the router kept sending a low-slope
@@ -47,19 +48,26 @@ final class PeerModels {
     }
   }
 
-  private final Map<String, LatencyModel> byModel = new HashMap<>();
-
-  PeerModels(final Collection<InstanceScore> rows) {
-    final Map<String, List<LatencyModel>> all = new HashMap<>();
-    for (final InstanceScore row : rows) {
-      all.computeIfAbsent(row.getModel(), model -> new ArrayList<>()).add(row.getLatencyModel());
+  /** Peers: instances of one served model and one class. */
+  private record Peers(String model, String instanceClass) {
+    static Peers of(final InstanceScore row) {
+      return new Peers(row.getModel(), row.getInstanceClass());
     }
-    all.forEach((model, fits) -> byModel.put(model, pooled(fits)));
   }
 
-  /** The latency model the row's instance is predicted with: its model's pooled fit. */
+  private final Map<Peers, LatencyModel> byPeers = new HashMap<>();
+
+  PeerModels(final Collection<InstanceScore> rows) {
+    final Map<Peers, List<LatencyModel>> all = new HashMap<>();
+    for (final InstanceScore row : rows) {
+      all.computeIfAbsent(Peers.of(row), peers -> new ArrayList<>()).add(row.getLatencyModel());
+    }
+    all.forEach((peers, fits) -> byPeers.put(peers, pooled(fits)));
+  }
+
+  /** The latency model the row's instance is predicted with: the pooled fit of its model and class. */
   LatencyModel of(final InstanceScore row) {
-    return byModel.getOrDefault(row.getModel(), row.getLatencyModel());
+    return byPeers.getOrDefault(Peers.of(row), row.getLatencyModel());
   }
 
   /**

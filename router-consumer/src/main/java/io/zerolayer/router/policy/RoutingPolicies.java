@@ -17,7 +17,7 @@ public final class RoutingPolicies {
 
   /** Every name {@link #named} knows, the default first. */
   public static final List<String> NAMES = List.of(LatencyAwarePolicy.NAME, RoundRobinPolicy.NAME,
-      LeastOutstandingPolicy.NAME, PowerOfTwoChoicesPolicy.NAME, EndpointPickerPolicy.NAME);
+      LeastOutstandingPolicy.NAME, PowerOfTwoChoicesPolicy.NAME, EndpointPickerPolicy.NAME, PrefixAwarePolicy.NAME);
 
   private RoutingPolicies() {
   }
@@ -36,6 +36,7 @@ public final class RoutingPolicies {
       case LeastOutstandingPolicy.NAME -> new LeastOutstandingPolicy();
       case PowerOfTwoChoicesPolicy.NAME -> new PowerOfTwoChoicesPolicy();
       case EndpointPickerPolicy.NAME -> new EndpointPickerPolicy();
+      case PrefixAwarePolicy.NAME -> new PrefixAwarePolicy();
       default -> throw new IllegalArgumentException("Unknown routing policy '" + name + "': use one of "
           + String.join(", ", NAMES));
     };

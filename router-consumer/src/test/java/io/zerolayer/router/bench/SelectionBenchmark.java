@@ -8,6 +8,7 @@ import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.Decision;
 import io.zerolayer.router.internal.LocalDispatches;
 import io.zerolayer.router.internal.LocalView;
+import io.zerolayer.router.internal.PrefixIndex;
 import io.zerolayer.router.internal.RecentCutovers;
 import io.zerolayer.router.internal.RequestDecider;
 import io.zerolayer.router.internal.RequestValidator;
@@ -74,7 +75,7 @@ public class SelectionBenchmark {
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), Optional.empty(),
         decider,
         new LocalView(new LocalDispatches(), new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2))),
-        new SequenceHolds(), topic -> true);
+        new SequenceHolds(), topic -> true, new PrefixIndex(65_536));
     profile = new RequestProfile("s", 180, 256);
     request = InferenceRequest.newBuilder().setSequenceId("s").setTenantId("acme").setApiKey("key")
         .setPrompt("Summarise the following support ticket in three bullet points. ".repeat(12))

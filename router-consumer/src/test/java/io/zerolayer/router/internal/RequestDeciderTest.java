@@ -270,7 +270,8 @@ class RequestDeciderTest {
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1),
             new Tenant("globex", Tenant.hashKey("globex-key"), 1_000, 1_000_000, 1, "globex."))),
         gatewaySignature, new Decider(new LatencyAwarePolicy(), 1000, 4),
-        new LocalView(new LocalDispatches(), cutovers), holds, Set.of("client-replies", "globex.replies")::contains);
+        new LocalView(new LocalDispatches(), cutovers), holds, Set.of("client-replies", "globex.replies")::contains,
+        new PrefixIndex(1_000));
   }
 
   /** Decides the request as read from one place of the ingress topic, as if read again each time. */

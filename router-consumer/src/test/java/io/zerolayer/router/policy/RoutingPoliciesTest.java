@@ -17,9 +17,9 @@ class RoutingPoliciesTest {
   static final List<String> NAMES = RoutingPolicies.NAMES;
 
   @Test
-  void shouldOfferZerolayerAndTheFourBaselines() {
+  void shouldOfferZerolayerAndTheFiveBaselines() {
     assertThat(RoutingPolicies.NAMES)
-        .containsExactly("zerolayer", "round-robin", "least-outstanding", "p2c", "epp");
+        .containsExactly("zerolayer", "round-robin", "least-outstanding", "p2c", "epp", "prefix-aware");
     assertThat(RoutingPolicies.DEFAULT).isEqualTo("zerolayer");
     assertThat(RoutingPolicies.named(RoutingPolicies.DEFAULT)).isInstanceOf(LatencyAwarePolicy.class);
   }

@@ -7,6 +7,7 @@ import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.avro.KvCacheEvent;
 import io.zerolayer.contract.avro.ResponseChunk;
 import io.zerolayer.contract.avro.RoutingDecision;
 import io.zerolayer.contract.avro.SequenceHold;
@@ -52,6 +53,9 @@ public final class Topics {
       "inference.dispatch.v1", String.class, DispatchTask.class, INSTANCE_PARTITIONS, Cleanup.DELETE, DAY);
   public static final Topic<String, InstanceCommand> COMMANDS = new Topic<>(
       "instance.commands.v1", String.class, InstanceCommand.class, INSTANCE_PARTITIONS, Cleanup.DELETE, DAY);
+  /** What each instance's prefix cache stored and evicted, written by the engines, read by the routers. */
+  public static final Topic<String, KvCacheEvent> KV_EVENTS = new Topic<>(
+      "instance.kv-events.v1", String.class, KvCacheEvent.class, INSTANCE_PARTITIONS, Cleanup.DELETE, SHORT);
   public static final Topic<String, TokenChunk> TOKENS = new Topic<>(
       "inference.tokens.v1", String.class, TokenChunk.class, SEQUENCE_PARTITIONS, Cleanup.DELETE, DAY);
   public static final Topic<String, ResponseChunk> RESPONSES = new Topic<>(
@@ -65,7 +69,7 @@ public final class Topics {
   /** Every topic, in provisioning order. */
   public static final List<Topic<?, ?>> ALL = List.of(
       TELEMETRY, TELEMETRY_DLQ, COMPLETIONS, INSTANCE_SCORES, STATUS_CHANGED, REQUESTS, DECISIONS,
-      SEQUENCE_HOLDS, DISPATCH, COMMANDS, TOKENS, RESPONSES, STALLS, INFERENCE_DLQ);
+      SEQUENCE_HOLDS, DISPATCH, COMMANDS, KV_EVENTS, TOKENS, RESPONSES, STALLS, INFERENCE_DLQ);
 
   private Topics() {
   }

@@ -14,7 +14,7 @@ import org.apache.avro.Schema;
 /** Sets the fields a scrape observed and remembers them; the rest keep their neutral value. */
 final class ObservedFields {
 
-  private static final Set<String> IDENTITY = Set.of("instanceId", "zone", "model", "sampleTimeMs");
+  private static final Set<String> IDENTITY = Set.of("instanceId", "zone", "model", "sampleTimeMs", "instanceClass");
   private static final Set<String> METRICS = InstanceTelemetry.getClassSchema().getFields().stream()
       .map(Schema.Field::name).filter(name -> !IDENTITY.contains(name)).collect(Collectors.toUnmodifiableSet());
 

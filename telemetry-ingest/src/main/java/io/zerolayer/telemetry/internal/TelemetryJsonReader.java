@@ -42,6 +42,17 @@ public final class TelemetryJsonReader {
     final List<String> problems = new ArrayList<>();
     for (final Schema.Field field : InstanceTelemetry.getClassSchema().getFields()) {
       final JsonNode node = body.get(field.name());
+      if (field.schema().getType() == Schema.Type.UNION) {
+        // An optional string (the instance class): absent or null keeps its default.
+        if (node != null && !node.isNull()) {
+          if (node.isTextual()) {
+            sample.put(field.pos(), node.textValue());
+          } else {
+            problems.add(field.name() + " must be a string or null, not " + node);
+          }
+        }
+        continue;
+      }
       final String problem = problem(field, node);
       if (problem == null) {
         sample.put(field.pos(), value(field, node));

@@ -76,7 +76,7 @@ public final class AccessPlan {
         grants.streamsApp(PipelineNames.tokenBufferApplicationId(catalogue));
       }
       case ROUTER -> {
-        grants.read(Topics.REQUESTS, Topics.STALLS, Topics.SEQUENCE_HOLDS, Topics.INSTANCE_SCORES);
+        grants.read(Topics.REQUESTS, Topics.STALLS, Topics.SEQUENCE_HOLDS, Topics.INSTANCE_SCORES, Topics.KV_EVENTS);
         grants.write(Topics.DECISIONS, Topics.DISPATCH, Topics.COMMANDS, Topics.SEQUENCE_HOLDS, Topics.TOKENS,
             Topics.INFERENCE_DLQ);
         grants.describe(Topics.RESPONSES);
@@ -89,7 +89,7 @@ public final class AccessPlan {
         grants.write(Topics.TOKENS, Topics.COMPLETIONS, Topics.STALLS, Topics.INFERENCE_DLQ);
         grants.allow(ResourceType.GROUP, "zerolayer-worker-", PatternType.PREFIXED, AclOperation.READ);
       }
-      case TELEMETRY_INGEST -> grants.write(Topics.TELEMETRY);
+      case TELEMETRY_INGEST -> grants.write(Topics.TELEMETRY, Topics.KV_EVENTS);
       case GATEWAY -> {
         grants.read(Topics.RESPONSES, Topics.TOKENS, Topics.INSTANCE_SCORES);
         grants.write(Topics.REQUESTS, Topics.COMMANDS);

@@ -18,9 +18,10 @@ class AccessPlanTest {
   private final AccessPlan plan = new AccessPlan(new TopicCatalogue("acme-"), AccessPlan.defaultPrincipals());
 
   @Test
-  void shouldGiveTelemetryIngestOnlyWriteOnTheTelemetryTopic() {
+  void shouldGiveTelemetryIngestOnlyWriteOnTheTelemetryAndPrefixCacheEventTopics() {
     assertThat(describe(plan.app(App.TELEMETRY_INGEST, "User:ingest")))
-        .containsExactly("User:ingest WRITE TOPIC LITERAL acme-gpu.telemetry.v1");
+        .containsExactly("User:ingest WRITE TOPIC LITERAL acme-gpu.telemetry.v1",
+            "User:ingest WRITE TOPIC LITERAL acme-instance.kv-events.v1");
   }
 
   @Test
