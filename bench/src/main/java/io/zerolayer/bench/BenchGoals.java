@@ -15,8 +15,8 @@ import java.util.function.DoublePredicate;
  * The goals Zerolayer's policy is held to under the fault scenarios, checked against a run's
  * figures: P99 latency at most 0.25x round-robin's and lower than every other policy's, an
  * error rate of at most 0.03 %, traffic off an OOM instance within 1.2 s with no failed
- * request, at least 95 % of a lossy zone's traffic moved, and a cold instance's first request
- * within 1.2x the warm median. Each verdict is "met", "not met" or "n/a" with the reason.
+ * request, at least 95 % of a lossy zone's traffic moved, a cold instance's first request
+ * within 1.2x the warm median, and predictions of TTFT and latency within 15 % on average. Each verdict is "met", "not met" or "n/a" with the reason.
  */
 final class BenchGoals {
 
@@ -28,6 +28,7 @@ final class BenchGoals {
   static final double MAX_OOM_OFF_MS = 1_200;
   static final double MIN_ZONE_MOVED = 0.95;
   static final double MAX_COLD_RATIO = 1.2;
+  static final double MAX_PREDICTION_ERROR = 0.15;
 
   private BenchGoals() {
   }
@@ -46,6 +47,8 @@ final class BenchGoals {
     goals.put(FigureRow.OOM_OFF, "<= 1,200 ms with 0 failed: " + oom(z));
     goals.put(FigureRow.ZONE_MOVED, ">= 95 %: " + verdict(value(z, FigureRow.ZONE_MOVED), v -> v >= MIN_ZONE_MOVED));
     goals.put(FigureRow.COLD_START, "<= 1.2x: " + verdict(value(z, FigureRow.COLD_START), v -> v <= MAX_COLD_RATIO));
+    goals.put(FigureRow.PREDICTION_ERROR, "<= 15 % each: " + verdict(value(z, FigureRow.PREDICTION_ERROR),
+        v -> v <= MAX_PREDICTION_ERROR));
     return goals;
   }
 

@@ -78,7 +78,8 @@ final class DecisionLog implements AutoCloseable {
   private void add(final RoutingDecision decision) {
     if (decision.getInstanceId() != null && decision.getEpoch() > 0) {
       dispatches.add(new Dispatch(decision.getSequenceId(), decision.getEpoch(), decision.getInstanceId(),
-          decision.getOutcome(), decision.getDecidedAtMs(), decision.getReason()));
+          decision.getOutcome(), decision.getDecidedAtMs(), decision.getReason(), decision.getPredictedLatencyMs(),
+          decision.getPredictedTtftMs()));
     }
   }
 

@@ -25,6 +25,8 @@ enum FigureRow {
   OOM_FAILED("OOM: failed requests among those sent to it", run(f -> f.oom().failedRequests())),
   ZONE_MOVED("zone loss: traffic moved off the zone", run(PolicyFigures::zoneMoved)),
   COLD_START("cold start: first request vs warm median", run(PolicyFigures::coldStart)),
+  PREDICTION_ERROR("prediction error (mean absolute %) of the router's predictions", run(
+      PolicyFigures::predictionError)),
   CUTOVER_SUCCESS("cut-over: completed", run(f -> f.cutover().success())),
   CUTOVER_PAUSE_P50("cut-over pause P50, ms", run(f -> f.cutover().pauseP50Ms())),
   CUTOVER_PAUSE_P99("cut-over pause P99, ms", run(f -> f.cutover().pauseP99Ms())),

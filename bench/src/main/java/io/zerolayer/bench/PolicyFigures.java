@@ -11,9 +11,10 @@ import static java.util.Objects.requireNonNull;
  * @param zoneMoved the zone-loss fault: share of the zone's traffic moved off it
  * @param coldStart the cold start: first request's latency over the warm median
  * @param cutover the cut-overs: completed share, and the client's pause
+ * @param predictionError how far the router's predictions were from what the client measured
  */
 record PolicyFigures(String policy, RequestFigures requests, OomFigures oom, Figure zoneMoved,
-    Figure coldStart, CutoverFigures cutover) {
+    Figure coldStart, CutoverFigures cutover, Figure predictionError) {
 
   PolicyFigures {
     requireNonNull(policy, "policy");
@@ -22,11 +23,13 @@ record PolicyFigures(String policy, RequestFigures requests, OomFigures oom, Fig
     requireNonNull(zoneMoved, "zoneMoved");
     requireNonNull(coldStart, "coldStart");
     requireNonNull(cutover, "cutover");
+    requireNonNull(predictionError, "predictionError");
   }
 
   /** Computes the figures of a run. */
   static PolicyFigures of(final PolicyRun run) {
     return new PolicyFigures(run.policy(), RequestFigures.of(run.measured(), run.measuredWindowMs()),
-        OomFigures.of(run), ZoneLossFigure.of(run), ColdStartFigure.of(run), CutoverFigures.of(run));
+        OomFigures.of(run), ZoneLossFigure.of(run), ColdStartFigure.of(run), CutoverFigures.of(run),
+        PredictionErrorFigure.of(run));
   }
 }

@@ -55,7 +55,7 @@ class BenchGoalsTest {
   void shouldSayNotApplicableWhenAFigureOrThePolicyIsMissing() {
     final PolicyFigures ours = figures("zerolayer", 1_000, 0.0, 0, 0, 1.0, 1.0);
     final PolicyFigures unmeasured = new PolicyFigures("zerolayer", ours.requests(), ours.oom(),
-        Figure.na("no zone-loss fault"), ours.coldStart(), ours.cutover());
+        Figure.na("no zone-loss fault"), ours.coldStart(), ours.cutover(), ours.predictionError());
 
     assertThat(BenchGoals.check(List.of(unmeasured)).get(FigureRow.ZONE_MOVED)).isEqualTo(">= 95 %: n/a");
     assertThat(BenchGoals.check(List.of(unmeasured)).get(FigureRow.LATENCY_P99))

@@ -22,6 +22,6 @@ final class FiguresFixture {
     return new PolicyFigures(policy, requests,
         new OomFigures(Figure.ms(oomOffMs), Figure.of(oomFailed, oomFailed + " of 3 sent there")),
         Figure.percent(zoneMoved, 1), Figure.of(coldRatio, coldRatio + "x"),
-        new CutoverFigures(na, na, na, na));
+        new CutoverFigures(na, na, na, na), na);
   }
 }

@@ -30,7 +30,7 @@ class PolicyBenchReportTest {
   void shouldEscapeAPipeInACell() {
     final PolicyFigures odd = figures("zerolayer", 1, 0, 0, 0, 1, 1);
     final PolicyFigures piped = new PolicyFigures("zerolayer", odd.requests(), odd.oom(), Figure.na("a | b"),
-        odd.coldStart(), odd.cutover());
+        odd.coldStart(), odd.cutover(), odd.predictionError());
 
     assertThat(new PolicyBenchReport("c", List.of()).render(List.of(piped))).contains("n/a: a \\| b");
   }

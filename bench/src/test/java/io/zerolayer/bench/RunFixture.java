@@ -72,6 +72,14 @@ final class RunFixture {
     return this;
   }
 
+  /** A dispatch with the latency and time to the first token the router predicted. */
+  RunFixture predicted(final String id, final int epoch, final String instance, final double latencyMs,
+      final double ttftMs) {
+    dispatches.add(new Dispatch(id, epoch, instance, epoch == 1 ? RoutingOutcome.DIRECT : RoutingOutcome.CUTOVER,
+        0, "lowest cost", latencyMs, ttftMs));
+    return this;
+  }
+
   RunFixture fault(final FaultKind kind, final String target, final long atMs, final String... instanceIds) {
     faults.add(new AppliedFault(new ScheduledFault(kind, Duration.ofMillis(atMs), target), Instant.ofEpochMilli(atMs),
         Duration.ofMillis(atMs), List.of(instanceIds)));

@@ -20,6 +20,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Relay {
 
+  /** The header that names a conversation: its requests stay on the instance that holds its context. */
+  public static final String SESSION = "x-zerolayer-session";
+
   private final InferenceClient client;
   private final Door door;
   private final TenantSignature signature;
@@ -68,7 +71,7 @@ public final class Relay {
     final long receivedMs = System.currentTimeMillis();
     final String requestId = client.newSequenceId(SequenceIds.prefix(tenantId));
     final ChunkQueue queue = new ChunkQueue();
-    client.submit(record(requestId, tenantId, request, receivedMs), chunk -> {
+    client.submit(record(requestId, tenantId, request, ctx.header(SESSION), receivedMs), chunk -> {
       pass.arrived(chunk);
       queue.offer(chunk);
     }, pass::started).whenComplete((response, error) -> {
@@ -99,8 +102,9 @@ public final class Relay {
     }
   }
 
+  /** @param session the conversation's key, from the {@value #SESSION} header; null for none */
   private InferenceRequest record(final String requestId, final String tenantId, final GatewayRequest request,
-      final long nowMs) {
+      final String session, final long nowMs) {
     return InferenceRequest.newBuilder()
         .setSequenceId(requestId)
         .setTenantId(tenantId)
@@ -111,6 +115,7 @@ public final class Relay {
         .setMaxOutputTokens(request.maxTokens())
         .setSeed(request.seed())
         .setTraceId(requestId)
+        .setSessionId(session == null || session.isBlank() ? null : session)
         .setSubmittedAtMs(nowMs)
         .build();
   }

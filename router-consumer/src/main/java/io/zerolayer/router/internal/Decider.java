@@ -44,6 +44,12 @@ public final class Decider {
    * @param latest the heatmap as it is at dispatch time (read again after ranking)
    */
   public Decision select(final RequestProfile request, final Heatmap heatmap, final Supplier<Heatmap> latest) {
+    final Decision decision = rank(request, heatmap, latest);
+    return decision.dispatched()
+        ? decision.predictingTtft(LatencyPredictor.ttftMs(heatmap, decision.instanceId(), request)) : decision;
+  }
+
+  private Decision rank(final RequestProfile request, final Heatmap heatmap, final Supplier<Heatmap> latest) {
     final List<Candidate> ranked = policy.rank(request, heatmap);
     if (ranked.isEmpty()) {
       return throttled(heatmap, "no instance can take new work (" + heatmap.rows().size() + " known)");

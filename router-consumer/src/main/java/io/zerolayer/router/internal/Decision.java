@@ -14,9 +14,17 @@ import io.zerolayer.contract.avro.RoutingOutcome;
  * @param expectsWarm whether the policy chose the instance as one that has loaded its weights, so
  *     that its worker hands the task back at once should its engine be loading after all (a
  *     restart the heatmap did not show yet)
+ * @param predictedTtftMs predicted time to the first token on the chosen instance, or null
  */
 public record Decision(RoutingOutcome outcome, String instanceId, String reason, Double predictedLatencyMs,
-    Long retryAfterMs, String preWarmInstance, boolean expectsWarm) {
+    Long retryAfterMs, String preWarmInstance, boolean expectsWarm, Double predictedTtftMs) {
+
+  /** A decision without a predicted time to the first token. */
+  public Decision(final RoutingOutcome outcome, final String instanceId, final String reason,
+      final Double predictedLatencyMs, final Long retryAfterMs, final String preWarmInstance,
+      final boolean expectsWarm) {
+    this(outcome, instanceId, reason, predictedLatencyMs, retryAfterMs, preWarmInstance, expectsWarm, null);
+  }
 
   /** A decision that expects no warm instance. */
   public Decision(final RoutingOutcome outcome, final String instanceId, final String reason,
@@ -37,7 +45,14 @@ public record Decision(RoutingOutcome outcome, String instanceId, String reason,
 
   /** This decision, with the instance chosen as one that has loaded its weights. */
   public Decision expectingWarm() {
-    return new Decision(outcome, instanceId, reason, predictedLatencyMs, retryAfterMs, preWarmInstance, true);
+    return new Decision(outcome, instanceId, reason, predictedLatencyMs, retryAfterMs, preWarmInstance, true,
+        predictedTtftMs);
+  }
+
+  /** This decision, with the time to the first token predicted on its instance. */
+  public Decision predictingTtft(final double ttftMs) {
+    return new Decision(outcome, instanceId, reason, predictedLatencyMs, retryAfterMs, preWarmInstance, expectsWarm,
+        ttftMs);
   }
 
   /** Whether a cold instance is to be pre-warmed. */

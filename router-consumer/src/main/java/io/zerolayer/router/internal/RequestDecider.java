@@ -36,6 +36,9 @@ public final class RequestDecider {
   public record Result(Decision decision, String prompt, int inputTokens, String tenantId, String replyTopic) {
   }
 
+  /** Sessions a router remembers the instance of (about 200 bytes each). */
+  static final int MAX_SESSIONS = 100_000;
+
   private final RequestValidator validator;
   private final TenantAuthentication authentication;
   private final TenantLimiter limiter = new TenantLimiter();
@@ -45,6 +48,7 @@ public final class RequestDecider {
   private final SequenceHolds holds;
   private final Predicate<String> replyTopicExists;
   private final PrefixIndex prefixes;
+  private final SessionAffinity sessions = new SessionAffinity(MAX_SESSIONS);
 
   /**
    * @param gatewaySignature verifies the tenant signatures of requests the HTTP gateways
@@ -121,11 +125,14 @@ public final class RequestDecider {
           null, admission.retryAfterMs()), prompt, inputTokens, tenant.id(), replyTopic);
     }
     final long[] blocks = PrefixBlocks.of(prompt);
+    final String session = request.getSessionId();
     final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
-        request.getMaxOutputTokens(), prefixes.match(blocks, prompt.length(), inputTokens)),
-        scope.applyTo(view.applyTo(heatmap.get(), nowMs)), () -> scope.applyTo(heatmap.get()));
+        request.getMaxOutputTokens(), prefixes.match(blocks, prompt.length(), inputTokens),
+        sessions.instance(tenant.id(), session)), scope.applyTo(view.applyTo(heatmap.get(), nowMs)),
+        () -> scope.applyTo(heatmap.get()));
     if (decision.dispatched()) {
       prefixes.routed(decision.instanceId(), blocks);
+      sessions.served(tenant.id(), session, decision.instanceId());
       limiter.charge(tenant, tokens, nowNanos);
       view.dispatched(decision.instanceId(), nowMs);
       holds.hold(request.getSequenceId(), partition, offset);

@@ -18,6 +18,9 @@ public final class RequestValidator {
   private final int maxPromptChars;
   private final Set<String> internalTopics;
 
+  /** The longest session key a request may carry. */
+  static final int MAX_SESSION_ID_CHARS = 256;
+
   /**
    * @param internalTopics topics a reply may never be written to (the pipeline's own)
    */
@@ -42,6 +45,10 @@ public final class RequestValidator {
     if (request.getMaxOutputTokens() < 1 || request.getMaxOutputTokens() > maxOutputTokens) {
       return Optional.of("maxOutputTokens is " + request.getMaxOutputTokens() + ": it must be between 1 and "
           + maxOutputTokens);
+    }
+    if (request.getSessionId() != null && request.getSessionId().length() > MAX_SESSION_ID_CHARS) {
+      return Optional.of("sessionId has " + request.getSessionId().length() + " characters, more than the limit of "
+          + MAX_SESSION_ID_CHARS + ": use a shorter key, such as a hash of the conversation's id");
     }
     final int promptChars = promptChars(request);
     if (promptChars == 0) {

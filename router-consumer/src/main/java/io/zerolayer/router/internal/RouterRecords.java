@@ -30,6 +30,7 @@ public final class RouterRecords {
         .setOutcome(decision.outcome())
         .setReason(decision.reason())
         .setPredictedLatencyMs(decision.predictedLatencyMs())
+        .setPredictedTtftMs(decision.predictedTtftMs())
         .setRetryAfterMs(decision.retryAfterMs())
         .setResumeFromIndex(0)
         .setMaxOutputTokens(request.getMaxOutputTokens())

@@ -10,7 +10,9 @@ import java.util.List;
  * Zerolayer's policy: cost = (predicted latency + predicted queue wait) / weight, lowest first.
  * The prefill predicted on an instance covers only the prompt tokens its prefix cache does not
  * hold, as long as the instance has at most {@link #PREFIX_LOAD_MARGIN} requests more than the
- * least busy usable one: beyond that, a hot prefix does not pull more work onto it.
+ * least busy usable one: beyond that, a hot prefix does not pull more work onto it. A request of
+ * a session goes to the instance that served the session's previous request, first, while that
+ * instance is healthy and within the same margin of the least busy.
  * Ejected, unavailable and suspect instances and those of weight 0 are never ranked. Instances
  * that are network-degraded or in a penalised zone are ranked only when no other is left (an
  * instance's own packet loss shows before its zone's verdict), and those the router has just cut
@@ -49,7 +51,22 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
     ranked.sort(Comparator.comparingDouble(Candidate::cost)
         .thenComparingInt(candidate -> outstanding(heatmap.row(candidate.instanceId())))
         .thenComparing(Candidate::instanceId));
+    if (ranked == healthy && request.sessionInstance() != null) {
+      keepSession(ranked, request.sessionInstance(), heatmap, leastBusy);
+    }
     return ranked;
+  }
+
+  /** Moves the session's instance to the front, if it is ranked among the healthy and not far busier. */
+  private static void keepSession(final List<Candidate> ranked, final String instanceId, final Heatmap heatmap,
+      final int leastBusy) {
+    for (int i = 1; i < ranked.size(); i++) {
+      if (ranked.get(i).instanceId().equals(instanceId)
+          && outstanding(heatmap.row(instanceId)) <= leastBusy + PREFIX_LOAD_MARGIN) {
+        ranked.add(0, ranked.remove(i));
+        return;
+      }
+    }
   }
 
   private static int outstanding(final InstanceScore row) {

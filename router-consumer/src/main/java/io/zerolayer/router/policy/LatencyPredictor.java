@@ -60,6 +60,22 @@ public final class LatencyPredictor {
     return row.getQueueLength() * typicalMs / Math.max(1, row.getRunningRequests());
   }
 
+  /**
+   * Time to the request's first token on an instance of the heatmap: the queue ahead of it, then
+   * the prefill of the prompt tokens its prefix cache does not hold, by the pooled latency model
+   * its ranking used. 0 for an instance the heatmap does not know.
+   */
+  public static double ttftMs(final Heatmap heatmap, final String instanceId, final RequestProfile request) {
+    final InstanceScore row = heatmap.row(instanceId);
+    if (row == null) {
+      return 0.0;
+    }
+    final LatencyModel model = heatmap.peerModels().of(row);
+    return queueWaitMs(row, model) + Math.max(0.0, model.getTtftInterceptMs()
+        + model.getTtftPerInputTokenMs() * request.uncachedTokens(instanceId)
+        + model.getTtftPerOutputTokenMs() * request.maxOutputTokens());
+  }
+
   /** Queue wait plus service time. */
   public static double latencyMs(final InstanceScore row, final RequestProfile request) {
     return latencyMs(row, row.getLatencyModel(), request);

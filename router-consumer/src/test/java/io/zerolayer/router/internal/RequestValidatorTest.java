@@ -32,6 +32,14 @@ class RequestValidatorTest {
   }
 
   @Test
+  void shouldRejectASessionKeyOverItsLimitButTakeOneAtIt() {
+    final String longest = "s".repeat(RequestValidator.MAX_SESSION_ID_CHARS);
+    assertThat(validator.rejection("seq-1", request().setSessionId(longest).build())).isEmpty();
+    assertThat(validator.rejection("seq-1", request().setSessionId(longest + "s").build())).hasValueSatisfying(
+        reason -> assertThat(reason).contains("sessionId has 257 characters"));
+  }
+
+  @Test
   void shouldRejectAKeyThatIsNotTheSequenceId() {
     assertThat(validator.rejection("other", request().build())).hasValueSatisfying(
         reason -> assertThat(reason).contains("key the record by its sequence id"));
