@@ -96,6 +96,7 @@ final class AttemptRecords {
         .setInstanceId(task.getInstanceId())
         .setInputTokens(task.getInputTokens())
         .setOutputTokens(outputTokens)
+        .setMaxOutputTokens(task.getMaxOutputTokens())
         .setCachedTokens(Math.min(cachedTokens, task.getInputTokens()))
         .setTtftMs(firstTokenMs == 0 ? now - startedMs : firstTokenMs - startedMs)
         .setTotalMs(now - startedMs)

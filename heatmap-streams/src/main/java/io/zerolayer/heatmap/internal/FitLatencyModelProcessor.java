@@ -60,7 +60,10 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
     final int prefilled = completion.getInputTokens() - completion.getCachedTokens();
     errors.record(fitter.model(fit), prefilled, completion.getOutputTokens(), completion.getTtftMs(),
         completion.getTotalMs());
-    fits.put(id, fitter.add(fit, prefilled, completion.getOutputTokens(),
-        completion.getTotalMs(), completion.getTtftMs(), completion.getFinishedAtMs()));
+    final LatencyFit added = fitter.add(fit, prefilled, completion.getOutputTokens(),
+        completion.getTotalMs(), completion.getTtftMs(), completion.getFinishedAtMs());
+    // A first attempt that finished generated what the request asked of the engine; a resumed one, only its rest.
+    fits.put(id, completion.getEpoch() == 1
+        ? fitter.observeOutput(added, completion.getOutputTokens(), completion.getMaxOutputTokens()) : added);
   }
 }

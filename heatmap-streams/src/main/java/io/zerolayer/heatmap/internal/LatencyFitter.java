@@ -21,6 +21,8 @@ import java.util.List;
 public final class LatencyFitter {
 
   private static final int DIMENSIONS = 3;
+  /** Weight of the newest completion in the moving average of the output share. */
+  static final double OUTPUT_SHARE_WEIGHT = 0.05;
   /** How many completions the defaults are worth. */
   static final double PRIOR_SAMPLES = 0.02;
   /** A default's share of the prediction below which it counts as this share (a zero default stays near zero). */
@@ -69,7 +71,21 @@ public final class LatencyFitter {
     }
     return LatencyFit.newBuilder().setGram(toList(gram)).setLatencyMoment(toList(latency))
         .setTtftMoment(toList(ttft)).setSamples(previous == null ? 1 : previous.getSamples() + 1)
+        .setOutputShare(previous == null ? 1.0 : previous.getOutputShare())
         .setUpdatedAtMs(Math.max(atMs, lastMs)).build();
+  }
+
+  /**
+   * Adds what a first attempt that finished generated, against its output limit, to the moving
+   * average of the share of the limit requests use ({@link #OUTPUT_SHARE_WEIGHT} to the newest).
+   */
+  public LatencyFit observeOutput(final LatencyFit fit, final int outputTokens, final int maxOutputTokens) {
+    if (maxOutputTokens <= 0) {
+      return fit;
+    }
+    final double share = Math.min(1.0, (double) outputTokens / maxOutputTokens);
+    return LatencyFit.newBuilder(fit)
+        .setOutputShare(fit.getOutputShare() + OUTPUT_SHARE_WEIGHT * (share - fit.getOutputShare())).build();
   }
 
   /** The model the statistics give, or the defaults while they are too few. */
@@ -85,6 +101,7 @@ public final class LatencyFitter {
         .setLatencyInterceptMs(latency[0]).setLatencyPerInputTokenMs(latency[1])
         .setLatencyPerOutputTokenMs(latency[2]).setTtftInterceptMs(ttft[0])
         .setTtftPerInputTokenMs(ttft[1]).setTtftPerOutputTokenMs(ttft[2])
+        .setExpectedOutputShare(fit.getOutputShare())
         .setSamples(fit.getSamples()).build();
   }
 

@@ -148,4 +148,16 @@ class LatencyFitterTest {
     assertThat(late.getGram()).containsExactlyElementsOf(inOrder.getGram());
     assertThat(late.getLatencyMoment()).containsExactlyElementsOf(inOrder.getLatencyMoment());
   }
+
+  @Test
+  void shouldLearnTheShareOfTheirLimitRequestsUse() {
+    LatencyFit fit = null;
+    for (int i = 0; i < 200; i++) {
+      fit = fitter.add(fit, 100, 60, 1_000, 50, 1_000L * i);
+      fit = fitter.observeOutput(fit, 60 + i % 2 * 20, 100);
+    }
+
+    assertThat(fitter.model(fit).getExpectedOutputShare()).isCloseTo(0.7, Percentage.withPercentage(2));
+    assertThat(fitter.observeOutput(fit, 5, 0)).isSameAs(fit);
+  }
 }

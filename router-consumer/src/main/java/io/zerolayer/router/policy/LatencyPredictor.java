@@ -30,12 +30,22 @@ public final class LatencyPredictor {
     if (!knowsDecodeStep(model)) {
       return Math.max(0.0, model.getLatencyInterceptMs()
           + model.getLatencyPerInputTokenMs() * prefillTokens
-          + model.getLatencyPerOutputTokenMs() * request.maxOutputTokens());
+          + model.getLatencyPerOutputTokenMs() * expectedOutputTokens(model, request));
     }
     final double stepMs = model.getDecodeStepBaseMs()
         + model.getDecodeStepPerSequenceMs() * (row.getRunningRequests() + 1);
     return Math.max(0.0, model.getTtftInterceptMs() + model.getTtftPerInputTokenMs() * prefillTokens
-        + stepMs * request.maxOutputTokens());
+        + stepMs * expectedOutputTokens(model, request));
+  }
+
+  /**
+   * The tokens the request is expected to generate: its limit times the share of their limits
+   * this model's requests have used (1 until the heatmap knows).
+   */
+  static double expectedOutputTokens(final LatencyModel model, final RequestProfile request) {
+    final double share = model.getExpectedOutputShare() > 0 && model.getExpectedOutputShare() <= 1
+        ? model.getExpectedOutputShare() : 1.0;
+    return Math.max(1.0, share * request.maxOutputTokens());
   }
 
   static boolean knowsDecodeStep(final LatencyModel model) {
@@ -73,7 +83,7 @@ public final class LatencyPredictor {
     final LatencyModel model = heatmap.peerModels().of(row);
     return queueWaitMs(row, model) + Math.max(0.0, model.getTtftInterceptMs()
         + model.getTtftPerInputTokenMs() * request.uncachedTokens(instanceId)
-        + model.getTtftPerOutputTokenMs() * request.maxOutputTokens());
+        + model.getTtftPerOutputTokenMs() * expectedOutputTokens(model, request));
   }
 
   /** Queue wait plus service time. */

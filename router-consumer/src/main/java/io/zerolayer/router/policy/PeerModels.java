@@ -84,6 +84,7 @@ final class PeerModels {
           .setTtftInterceptMs(median(completed, LatencyModel::getTtftInterceptMs))
           .setTtftPerInputTokenMs(median(completed, LatencyModel::getTtftPerInputTokenMs))
           .setTtftPerOutputTokenMs(median(completed, LatencyModel::getTtftPerOutputTokenMs))
+          .setExpectedOutputShare(median(completed, LatencyModel::getExpectedOutputShare))
           .setSamples(completed.stream().mapToLong(LatencyModel::getSamples).sum());
     }
     final List<LatencyModel> stepped = fits.stream().filter(LatencyPredictor::knowsDecodeStep).toList();

@@ -31,6 +31,31 @@ class LatencyPredictorTest {
   }
 
   @Test
+  void shouldExpectTheShareOfItsLimitRequestsHaveUsedAndThePromptTheCacheDoesNotHold() {
+    final InstanceScore row = loaded("a", 0, 0);
+    row.getLatencyModel().setExpectedOutputShare(0.75);
+    final RequestProfile halfCached = new RequestProfile("seq-1", 200, 100, new PrefixMatch() {
+      @Override
+      public int blocks() {
+        return 4;
+      }
+
+      @Override
+      public int heldBlocks(final String instanceId) {
+        return 2;
+      }
+
+      @Override
+      public int cachedTokens(final String instanceId) {
+        return 100;
+      }
+    });
+
+    // 40 + 0.1 * (200 - 100 cached) + 20 * 75 expected of the 100 allowed
+    assertThat(LatencyPredictor.serviceMs(row, halfCached)).isCloseTo(1_550.0, within(1e-9));
+  }
+
+  @Test
   void shouldRankTheLessBusyOfTwoEqualInstancesFirst() {
     final Heatmap heatmap = Rows.heatmap(withDecodeStep(loaded("a", 6, 0), 8, 0.5),
         withDecodeStep(loaded("b", 2, 0), 8, 0.5));
