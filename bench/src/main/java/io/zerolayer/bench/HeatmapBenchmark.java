@@ -10,6 +10,7 @@ import io.zerolayer.deploy.stack.LocalCluster;
 import io.zerolayer.heatmap.HeatmapApp;
 import io.zerolayer.heatmap.HeatmapConfig;
 import io.zerolayer.runtime.StreamsApp;
+import io.zerolayer.runtime.StreamsDurability;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -132,6 +133,7 @@ public final class HeatmapBenchmark {
     settings.put(HeatmapConfig.APPLICATION_ID, applicationId);
     settings.put(HeatmapConfig.STATE_DIR, stateDir.toString());
     settings.put(HeatmapConfig.HTTP_PORT, 0);
+    settings.putAll(StreamsDurability.SINGLE_BROKER.settings(HeatmapConfig.PREFIX));
     return HeatmapApp.start(cluster, new HeatmapConfig(settings), "127.0.0.1");
   }
 

@@ -9,6 +9,7 @@ import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.StreamsApp;
+import io.zerolayer.runtime.StreamsDurability;
 import io.zerolayer.runtime.StreamsSettings;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -55,7 +56,8 @@ final class PassThroughApp {
   static StreamsApp start(final ClusterSettings cluster, final String applicationId, final Path stateDir) {
     requireNonNull(cluster, "cluster");
     return new StreamsApp(topology(cluster.catalogue()),
-        StreamsSettings.of(cluster, applicationId, stateDir, cluster.catalogue().name(Topics.TELEMETRY_DLQ)),
+        StreamsSettings.of(cluster, applicationId, stateDir, cluster.catalogue().name(Topics.TELEMETRY_DLQ),
+            StreamsDurability.SINGLE_BROKER),
         new MetricsServer("telemetry-pass-through", http -> { }).start("127.0.0.1", 0));
   }
 }

@@ -2,15 +2,16 @@ package io.zerolayer.heatmap;
 
 import io.zerolayer.heatmap.internal.RuleTimings;
 import io.zerolayer.runtime.EnvironmentConfig;
+import io.zerolayer.runtime.StreamsDurability;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
 /** heatmap-streams settings; each key can also come from its {@code ZEROLAYER_...} variable. */
@@ -42,6 +43,9 @@ public final class HeatmapConfig extends AbstractConfig {
   public static final String DEFAULT_LATENCY_INTERCEPT_MS = "heatmap.default.latency.intercept.ms";
   public static final String DEFAULT_LATENCY_PER_INPUT_TOKEN_MS = "heatmap.default.latency.per.input.token.ms";
   public static final String DEFAULT_LATENCY_PER_OUTPUT_TOKEN_MS = "heatmap.default.latency.per.output.token.ms";
+
+  /** The prefix of every key. */
+  public static final String PREFIX = "heatmap.";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(APPLICATION_ID, Type.STRING, "zerolayer-heatmap", Importance.HIGH,
@@ -98,6 +102,10 @@ public final class HeatmapConfig extends AbstractConfig {
       .define(DEFAULT_LATENCY_PER_OUTPUT_TOKEN_MS, Type.DOUBLE, 20.0, Range.atLeast(0.0), Importance.LOW,
           "Latency per generated token used until an instance has completions, in ms.");
 
+  static {
+    StreamsDurability.define(DEFINITION, PREFIX);
+  }
+
   public HeatmapConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
     if (getLong(WINDOW_RETENTION_MS) < getLong(HISTORY_WINDOW_MS) + getLong(WINDOW_ADVANCE_MS)) {
@@ -117,6 +125,11 @@ public final class HeatmapConfig extends AbstractConfig {
 
   public Duration emitInterval() {
     return millis(EMIT_INTERVAL_MS);
+  }
+
+  /** Replication of the app's own topics and standby replicas of its stores. */
+  public StreamsDurability durability() {
+    return StreamsDurability.of(this, PREFIX);
   }
 
   public Path stateDir() {

@@ -11,6 +11,7 @@ import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.runtime.tenant.TenantSignature;
 import io.zerolayer.testsupport.ChildApp;
 import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.SingleBroker;
 import io.zerolayer.testsupport.TestTenants;
 import io.zerolayer.tokenbuffer.TokenBufferApp;
 import io.zerolayer.tokenbuffer.TokenBufferConfig;
@@ -36,10 +37,10 @@ final class ChildProcesses {
   /** token-buffer on the rig's state directory, so that a restart finds its stores. */
   static ChildApp tokenBuffer(final PipelineRig rig) throws Exception {
     return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve("token-buffer.log"),
-        TokenBufferConfig.HTTP_PORT, Map.of(
+        TokenBufferConfig.HTTP_PORT, SingleBroker.settings(TokenBufferConfig.PREFIX, Map.of(
             TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
             TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString(),
-            TokenBufferConfig.QUERY_TOKEN, TenantSignature.newSecret()));
+            TokenBufferConfig.QUERY_TOKEN, TenantSignature.newSecret())));
   }
 
   /**

@@ -14,6 +14,7 @@ import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.runtime.tenant.TenantSignature;
 import io.zerolayer.telemetry.TelemetryIngestConfig;
 import io.zerolayer.testsupport.ChildApp;
+import io.zerolayer.testsupport.SingleBroker;
 import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.tokenbuffer.TokenBufferConfig;
 import java.io.IOException;
@@ -70,14 +71,16 @@ class DistributionIT {
         + "\", \"requestsPerSecond\": 10, \"tokensPerSecond\": 10000, \"burstSeconds\": 2}]}");
     final String queryToken = TenantSignature.newSecret();
     final String secret = TenantSignature.newSecret();
-    try (ChildApp tokenBuffer = ready(settings, "token-buffer", TokenBufferConfig.HTTP_PORT, Map.of(
-        TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(catalogue),
-        TokenBufferConfig.STATE_DIR, dir.resolve("token-buffer").toString(),
-        TokenBufferConfig.QUERY_TOKEN, queryToken, TokenBufferConfig.TENANTS_FILE, tenants.toString()))) {
+    // One broker: the streams apps' own topics get one replica (their defaults ask for three).
+    try (ChildApp tokenBuffer = ready(settings, "token-buffer", TokenBufferConfig.HTTP_PORT,
+        SingleBroker.settings(TokenBufferConfig.PREFIX, Map.of(
+            TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(catalogue),
+            TokenBufferConfig.STATE_DIR, dir.resolve("token-buffer").toString(),
+            TokenBufferConfig.QUERY_TOKEN, queryToken, TokenBufferConfig.TENANTS_FILE, tenants.toString())))) {
       final List<App> others = List.of(
-          new App("heatmap-streams", HeatmapConfig.HTTP_PORT, Map.of(
+          new App("heatmap-streams", HeatmapConfig.HTTP_PORT, SingleBroker.settings(HeatmapConfig.PREFIX, Map.of(
               HeatmapConfig.APPLICATION_ID, PipelineNames.heatmapApplicationId(catalogue),
-              HeatmapConfig.STATE_DIR, dir.resolve("heatmap").toString())),
+              HeatmapConfig.STATE_DIR, dir.resolve("heatmap").toString()))),
           new App("router", RouterConfig.HTTP_PORT, Map.of(RouterConfig.ROUTER_ID, "dist-router-1",
               RouterConfig.GROUP_ID, PipelineNames.routerGroup(catalogue), RouterConfig.TENANTS_FILE,
               tenants.toString(), RouterConfig.GATEWAY_SIGNING_SECRET, secret)),

@@ -15,6 +15,7 @@ import io.zerolayer.runtime.StreamsApp;
 import io.zerolayer.testsupport.PipelineRig;
 import io.zerolayer.testsupport.RecordCollector;
 import io.zerolayer.testsupport.TelemetryFeed;
+import io.zerolayer.testsupport.SingleBroker;
 import io.zerolayer.testsupport.TestCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -135,7 +136,8 @@ class HeatmapIT {
   }
 
   private static StreamsApp heatmap(final PipelineRig rig, final String name) {
-    return HeatmapApp.start(rig.settings(), new HeatmapConfig(Map.of(
+    return HeatmapApp.start(rig.settings(), new HeatmapConfig(SingleBroker.settings(HeatmapConfig.PREFIX,
+        Map.of(
         HeatmapConfig.APPLICATION_ID, rig.catalogue().name(Topics.TELEMETRY) + "-heatmap",
         HeatmapConfig.STATE_DIR, rig.stateDir().resolve(name).toString(),
         HeatmapConfig.HTTP_PORT, 0,
@@ -144,7 +146,7 @@ class HeatmapIT {
         // a second on this busy machine (a pause of the broker's JVM) must not make gpu-1 SUSPECT
         // during its observation. Staleness has tests of its own.
         HeatmapConfig.SUSPECT_AFTER_MS, 2_000L,
-        HeatmapConfig.EJECT_AFTER_MS, 10_000L)), "127.0.0.1");
+        HeatmapConfig.EJECT_AFTER_MS, 10_000L))), "127.0.0.1");
   }
 
   private static boolean healthy(final List<ConsumerRecord<String, InstanceScore>> rows, final String id) {

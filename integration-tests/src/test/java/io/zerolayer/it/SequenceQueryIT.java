@@ -11,6 +11,7 @@ import io.zerolayer.deploy.stack.PipelineNames;
 import io.zerolayer.fleet.GpuProfile;
 import io.zerolayer.runtime.StreamsApp;
 import io.zerolayer.testsupport.PipelineRig;
+import io.zerolayer.testsupport.SingleBroker;
 import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.testsupport.TestTenants;
 import io.zerolayer.tokenbuffer.TokenBufferApp;
@@ -44,10 +45,11 @@ class SequenceQueryIT {
       throws Exception {
     // Given the pipeline's token-buffer and a second instance of it in the same group
     try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard()).start()) {
-      final StreamsApp second = rig.open(TokenBufferApp.start(rig.settings(), new TokenBufferConfig(Map.of(
+      final StreamsApp second = rig.open(TokenBufferApp.start(rig.settings(), new TokenBufferConfig(
+          SingleBroker.settings(TokenBufferConfig.PREFIX, Map.of(
           TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
           TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer-2").toString(),
-          TokenBufferConfig.HTTP_PORT, 0, TokenBufferConfig.QUERY_TOKEN, rig.pipeline().sequenceQueryToken())),
+          TokenBufferConfig.HTTP_PORT, 0, TokenBufferConfig.QUERY_TOKEN, rig.pipeline().sequenceQueryToken()))),
           "127.0.0.1", TestTenants.UNLIMITED));
       final InferenceClient client = rig.client();
       second.awaitRunning(Duration.ofSeconds(90));

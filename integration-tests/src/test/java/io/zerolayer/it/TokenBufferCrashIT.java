@@ -20,6 +20,7 @@ import io.zerolayer.testsupport.ChildApp;
 import io.zerolayer.testsupport.ExpectedText;
 import io.zerolayer.testsupport.PipelineRig;
 import io.zerolayer.testsupport.RecordCollector;
+import io.zerolayer.testsupport.SingleBroker;
 import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.testsupport.TestTenants;
 import java.time.Duration;
@@ -45,9 +46,10 @@ class TokenBufferCrashIT {
         .withoutPipeline().start()) {
       final ClusterSettings settings = rig.settings();
       final String prefix = rig.catalogue().prefix();
-      rig.open(HeatmapApp.start(settings, new HeatmapConfig(Map.of(
+      rig.open(HeatmapApp.start(settings, new HeatmapConfig(SingleBroker.settings(HeatmapConfig.PREFIX,
+          Map.of(
           HeatmapConfig.APPLICATION_ID, PipelineNames.heatmapApplicationId(rig.catalogue()),
-          HeatmapConfig.STATE_DIR, rig.stateDir().resolve("heatmap").toString(), HeatmapConfig.HTTP_PORT, 0)),
+          HeatmapConfig.STATE_DIR, rig.stateDir().resolve("heatmap").toString(), HeatmapConfig.HTTP_PORT, 0))),
           "127.0.0.1"));
       final Router router = rig.open(new Router(settings, new RouterConfig(Map.of(RouterConfig.ROUTER_ID,
           prefix + "r", RouterConfig.GROUP_ID, prefix + "routers")), new LatencyAwarePolicy(), TestTenants.UNLIMITED,

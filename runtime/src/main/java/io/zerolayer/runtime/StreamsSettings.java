@@ -22,11 +22,13 @@ public final class StreamsSettings {
    * @param stateDir where RocksDB keeps its stores
    * @param deadLetterTopic where records that cannot be read or processed go, with the reason
    *     in Kafka Streams' dead-letter headers; the app goes on with the next record
+   * @param durability replication of the app's own topics, and standby replicas of its stores
    */
   public static Map<String, Object> of(final ClusterSettings cluster, final String applicationId,
-      final Path stateDir, final String deadLetterTopic) {
+      final Path stateDir, final String deadLetterTopic, final StreamsDurability durability) {
     requireNonNull(deadLetterTopic, "deadLetterTopic");
     final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+    durability.applyTo(props);
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);

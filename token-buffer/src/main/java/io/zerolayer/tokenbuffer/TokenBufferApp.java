@@ -41,7 +41,7 @@ public final class TokenBufferApp {
         .notReadyYet().start(host, config.httpPort());
     final HostInfo self = new HostInfo(config.advertisedHost(), server.port());
     final Map<String, Object> props = StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),
-        cluster.catalogue().name(Topics.INFERENCE_DLQ));
+        cluster.catalogue().name(Topics.INFERENCE_DLQ), config.durability());
     props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());

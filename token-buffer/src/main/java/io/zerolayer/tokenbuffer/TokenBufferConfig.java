@@ -1,16 +1,17 @@
 package io.zerolayer.tokenbuffer;
 
 import io.zerolayer.runtime.EnvironmentConfig;
+import io.zerolayer.runtime.StreamsDurability;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 
@@ -30,6 +31,9 @@ public final class TokenBufferConfig extends AbstractConfig {
   public static final String COMMIT_INTERVAL_MS = "tokenbuffer.commit.interval.ms";
   public static final String QUERY_TOKEN = "tokenbuffer.query.token";
   public static final String TENANTS_FILE = "tokenbuffer.tenants.file";
+
+  /** The prefix of every key. */
+  public static final String PREFIX = "tokenbuffer.";
 
   private static final ConfigDef DEFINITION = new ConfigDef()
       .define(APPLICATION_ID, Type.STRING, "zerolayer-token-buffer", Importance.HIGH,
@@ -67,6 +71,10 @@ public final class TokenBufferConfig extends AbstractConfig {
               + " resumption (the benchmark's control group): no stall is reported, an attempt its worker reports"
               + " failed ends the sequence with finish reason error, and a silent one waits for the client.");
 
+  static {
+    StreamsDurability.define(DEFINITION, PREFIX);
+  }
+
   public TokenBufferConfig(final Map<String, ?> values) {
     super(DEFINITION, values);
   }
@@ -94,6 +102,11 @@ public final class TokenBufferConfig extends AbstractConfig {
 
   public String applicationId() {
     return getString(APPLICATION_ID);
+  }
+
+  /** Replication of the app's own topics and standby replicas of its stores. */
+  public StreamsDurability durability() {
+    return StreamsDurability.of(this, PREFIX);
   }
 
   public Path stateDir() {

@@ -14,6 +14,7 @@ import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.policy.RoutingPolicy;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.StreamsApp;
+import io.zerolayer.runtime.StreamsDurability;
 import io.zerolayer.runtime.tenant.TenantDirectory;
 import io.zerolayer.runtime.tenant.TenantSignature;
 import io.zerolayer.tokenbuffer.TokenBufferApp;
@@ -113,6 +114,8 @@ public final class Pipeline implements AutoCloseable {
       final Map<String, Object> heatmapValues = new HashMap<>(Map.of(
           HeatmapConfig.APPLICATION_ID, PipelineNames.heatmapApplicationId(cluster.catalogue()),
           HeatmapConfig.STATE_DIR, stateDir.resolve("heatmap").toString()));
+      // The local broker is one broker: the streams apps' own topics get one replica.
+      heatmapValues.putAll(StreamsDurability.SINGLE_BROKER.settings(HeatmapConfig.PREFIX));
       freePortUnless(defaultPorts, heatmapValues, HeatmapConfig.HTTP_PORT);
       final StreamsApp heatmap = push(started, HeatmapApp.start(clusters.apply(App.HEATMAP_STREAMS),
           new HeatmapConfig(heatmapValues),
@@ -124,6 +127,7 @@ public final class Pipeline implements AutoCloseable {
       // A fresh token for this run: whoever reads sequences back is given it (sequenceQueryToken()).
       final String queryToken = TenantSignature.newSecret();
       tokenBufferValues.put(TokenBufferConfig.QUERY_TOKEN, queryToken);
+      tokenBufferValues.putAll(StreamsDurability.SINGLE_BROKER.settings(TokenBufferConfig.PREFIX));
       freePortUnless(defaultPorts, tokenBufferValues, TokenBufferConfig.HTTP_PORT);
       final StreamsApp tokenBuffer = push(started, TokenBufferApp.start(clusters.apply(App.TOKEN_BUFFER),
           new TokenBufferConfig(tokenBufferValues), "127.0.0.1", tenants));
