@@ -46,7 +46,7 @@ class DeadLetterIT {
   /** Every topic some app reads, with the instance or sequence key its readers will see. */
   private static final List<Topic<String, ?>> INPUTS = List.of(Topics.TELEMETRY, Topics.COMPLETIONS,
       Topics.REQUESTS, Topics.STALLS, Topics.DECISIONS, Topics.TOKENS, Topics.DISPATCH, Topics.COMMANDS,
-      Topics.INSTANCE_SCORES, Topics.SEQUENCE_HOLDS);
+      Topics.INSTANCE_SCORES, Topics.SEQUENCE_HOLDS, Topics.KV_EVENTS);
   /** The inputs where a tombstone means nothing: all but the compacted ones, where it removes a key. */
   private static final List<Topic<String, ?>> VALUED_INPUTS = INPUTS.stream()
       .filter(t -> t != Topics.INSTANCE_SCORES && t != Topics.SEQUENCE_HOLDS).toList();
@@ -121,6 +121,7 @@ class DeadLetterIT {
       assertThat(inferenceDlq.records()).anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE))
           .contains("token chunk without a value"))
           .anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE)).contains("routing decision without a value"))
+          .anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE)).contains("record without a value (a tombstone)"))
           .anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE))
               .contains("token chunk of sequence mine keyed by someone-else"));
       final List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>(telemetryDlq.records());

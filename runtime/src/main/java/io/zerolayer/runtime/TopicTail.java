@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Follows every partition of a topic from its end as it was at start, handing each value to a
  * consumer on one thread, in each partition's order: for a process that needs what happens from
- * now on, not what happened before. A tombstone is skipped; an unreadable record goes to the
- * dead-letter topic; while the schema registry is down a record is read again. An error that
+ * now on, not what happened before. A tombstone or an unreadable record goes to the dead-letter
+ * topic with the reason; while the schema registry is down a record is read again. An error that
  * stops the reader is logged; the process goes on without what it fed.
  *
  * @param <V> the record values
@@ -63,6 +63,8 @@ public final class TopicTail<V> implements AutoCloseable {
           .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
       consumer.assign(partitions);
       consumer.seekToEnd(partitions);
+      // Fixes the start now: what is written from here on is read, however late the first poll.
+      partitions.forEach(consumer::position);
       while (running) {
         final var records = consumer.poll(Duration.ofMillis(100));
         for (final TopicPartition partition : records.partitions()) {
@@ -86,6 +88,10 @@ public final class TopicTail<V> implements AutoCloseable {
 
   /** Hands one record on; false when the registry is down and the record must be read again. */
   private boolean apply(final ConsumerRecord<byte[], byte[]> record) {
+    if (record.value() == null) {
+      values.deadLetter(record, "record without a value (a tombstone): every record of " + topic + " needs one");
+      return true;
+    }
     final ValueReader.Read<V> read = values.read(record);
     if (read.value() != null) {
       sink.accept(read.value());

@@ -63,6 +63,12 @@ final class ValueReader<V> implements AutoCloseable {
     }
   }
 
+  /** Sends the record to the dead-letter topic, with why it cannot be used. */
+  void deadLetter(final ConsumerRecord<byte[], byte[]> record, final String reason) {
+    LOG.warn("Dead-lettering {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), reason);
+    deadLetters.send(DeadLetters.of(deadLetterTopic, record, new InvalidRecordException(reason)));
+  }
+
   @Override
   public void close() {
     deadLetters.close(Duration.ofSeconds(5));
