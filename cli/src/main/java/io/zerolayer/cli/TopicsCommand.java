@@ -2,8 +2,10 @@ package io.zerolayer.cli;
 
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.topic.TopicCatalogue;
+import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.acls.AccessPlan;
 import io.zerolayer.deploy.acls.App;
+import io.zerolayer.deploy.strimzi.StrimziResources;
 import io.zerolayer.deploy.topics.AclProvisioner;
 import io.zerolayer.deploy.topics.ProvisioningException;
 import io.zerolayer.deploy.topics.ProvisioningProfile;
@@ -62,8 +64,20 @@ final class TopicsCommand implements Callable<Integer> {
       description = "The tenant file; with --acls, each tenant's Kafka application gets its ACLs as User:<tenant id>.")
   private Path tenants;
 
+  @Option(names = "--strimzi", paramLabel = "FILE",
+      description = "Write the topics and each app's KafkaUser with its least ACLs as Strimzi resources to FILE"
+          + " (- for standard output), for a Strimzi operator to create, instead of creating them on a cluster.")
+  private Path strimzi;
+
+  @Option(names = "--kafka-cluster", defaultValue = "zerolayer",
+      description = "With --strimzi: the name of the Kafka resource they belong to. Default: ${DEFAULT-VALUE}.")
+  private String kafkaCluster;
+
   @Override
   public Integer call() {
+    if (strimzi != null) {
+      return writeStrimzi();
+    }
     final Map<String, String> env = new HashMap<>(System.getenv());
     if (bootstrapServers != null) {
       env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
@@ -93,6 +107,24 @@ final class TopicsCommand implements Callable<Integer> {
       }
     } catch (final ProvisioningException | IllegalArgumentException | UncheckedIOException e) {
       System.err.println("Provisioning failed: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private int writeStrimzi() {
+    try {
+      final String yaml = new StrimziResources(new TopicCatalogue(prefix), ProvisioningProfile.parse(profile),
+          kafkaCluster).yaml();
+      if (strimzi.toString().equals("-")) {
+        System.out.print(yaml);
+      } else {
+        Files.writeString(strimzi, yaml);
+        System.out.println("Wrote " + Topics.ALL.size() + " KafkaTopics and " + App.values().length
+            + " KafkaUsers (profile " + profile + ", Kafka cluster '" + kafkaCluster + "') to " + strimzi);
+      }
+      return 0;
+    } catch (final IOException | IllegalArgumentException e) {
+      System.err.println("Cannot write the Strimzi resources to " + strimzi + ": " + e.getMessage());
       return 1;
     }
   }
