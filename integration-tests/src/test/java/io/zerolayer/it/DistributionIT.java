@@ -62,6 +62,11 @@ class DistributionIT {
         "--profile", "local", "--prefix", catalogue.prefix()));
     assertThat(topics.exit()).as(topics.output()).isZero();
     assertThat(topics.output()).contains("created " + Topics.ALL.size() + " topics");
+    // And writes them, with each app's user and ACLs, as Strimzi resources instead when asked
+    final Run strimzi = run(List.of("topics", "--strimzi", "-", "--prefix", catalogue.prefix()));
+    assertThat(strimzi.exit()).as(strimzi.output()).isZero();
+    assertThat(strimzi.output().split("kind: KafkaTopic", -1)).hasSize(Topics.ALL.size() + 1);
+    assertThat(strimzi.output()).contains("topicName: " + catalogue.name(Topics.KV_EVENTS), "kind: KafkaUser");
 
     // Then each app it starts becomes ready on the deployment's topics
     final ClusterSettings settings = ClusterSettings.plaintext(cluster.bootstrapServers(), cluster.registryUrl(),

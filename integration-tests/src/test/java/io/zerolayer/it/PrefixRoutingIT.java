@@ -41,7 +41,7 @@ class PrefixRoutingIT {
 
   private static final String SHARED = "system: You answer questions about the operations handbook of a Kafka"
       + " platform team. The handbook covers partitions, replication, consumer groups, transactions and the"
-      + " state stores of the streams applications. ".repeat(12);
+      + " state stores of the streams applications. ".repeat(60);
   private static final int REQUESTS = 6;
 
   @Test
@@ -63,12 +63,14 @@ class PrefixRoutingIT {
       }
       await().atMost(Duration.ofSeconds(30)).until(() -> applied.count() > before);
       final RecordCollector<String, Completion> completions = rig.collect(Topics.COMPLETIONS);
-      final RecordCollector<String, InstanceScore> scores = rig.collect(Topics.INSTANCE_SCORES);
 
       // When requests that share a long prompt prefix come one after another, each once the
-      // heatmap shows the instance that served the one before idle again (as a conversation's
-      // next turn comes after its reader has read the answer)
+      // router's heatmap shows the instance that served the one before idle and at full weight
+      // again (as a conversation's next turn comes after its reader has read the answer; a busy
+      // machine can leave an instance's token cadence uneven, and its weight lower, for a while)
       final List<String> servedBy = new ArrayList<>();
+      await().atMost(Duration.ofSeconds(30)).until(() -> rig.fleet().instanceIds().stream().allMatch(id ->
+          idleAtFullWeight(rig, id, 0)));
       for (int i = 0; i < REQUESTS; i++) {
         final InferenceRequest request = request(i);
         final Response response = rig.client().submit(request).get(60, TimeUnit.SECONDS);
@@ -76,9 +78,7 @@ class PrefixRoutingIT {
         final String instance = response.last().getInstanceId();
         servedBy.add(instance);
         final long doneMs = System.currentTimeMillis();
-        scores.awaitUntil(rows -> rows.stream().map(ConsumerRecord::value).anyMatch(row -> row.getInstanceId()
-            .equals(instance) && row.getLastTelemetryMs() > doneMs && row.getRunningRequests() == 0
-            && row.getQueueLength() == 0), Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(30)).until(() -> idleAtFullWeight(rig, instance, doneMs));
       }
 
       // Then every one goes to the instance that holds the prefix
@@ -98,6 +98,13 @@ class PrefixRoutingIT {
       assertThat(done).map(ConsumerRecord::value).filteredOn(c -> c.getSequenceId().equals("prefix-0"))
           .singleElement().satisfies(c -> assertThat(c.getCachedTokens()).isZero());
     }
+  }
+
+  /** Whether the router's heatmap shows the instance idle, at full weight, from telemetry after {@code sinceMs}. */
+  private static boolean idleAtFullWeight(final PipelineRig rig, final String instanceId, final long sinceMs) {
+    final InstanceScore row = rig.pipeline().routerHeatmap().row(instanceId);
+    return row != null && row.getLastTelemetryMs() > sinceMs && row.getRunningRequests() == 0
+        && row.getQueueLength() == 0 && row.getWeight() >= 1.0;
   }
 
   private static InferenceRequest request(final int i) {

@@ -86,9 +86,10 @@ public final class RouterConfig extends AbstractConfig {
           "Window in which those cut-overs count, in ms.")
       .define(AVOID_HOLD_MS, Type.LONG, 2_000L, Range.atLeast(1L), Importance.LOW,
           "How long new work stays off such an instance after its latest cut-over away from it, in ms.")
-      .define(PREFIX_INDEX_BLOCKS, Type.INT, 65_536, Range.atLeast(1), Importance.LOW,
-          "Prompt blocks (64 characters each) the router remembers per instance as held in its prefix cache;"
-              + " about 24 bytes of heap each. The least recently seen are forgotten first.")
+      .define(PREFIX_INDEX_BLOCKS, Type.INT, 16_384, Range.atLeast(1), Importance.LOW,
+          "Prompt blocks (64 characters each) the router remembers per instance as held in its prefix cache,"
+              + " some 80 bytes of heap each (1.3 MB per instance at the default); the least recently seen are"
+              + " forgotten first.")
       .define(GATEWAY_SIGNING_SECRET, Type.PASSWORD, null, RouterConfig::validateSecret, Importance.MEDIUM,
           "The secret shared with the HTTP gateways (at least " + TenantSignature.MIN_SECRET_BYTES + " bytes); a"
               + " request the gateway signed is authenticated by it instead of an API key. Unset: signed requests"
