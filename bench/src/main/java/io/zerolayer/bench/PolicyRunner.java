@@ -12,6 +12,7 @@ import io.zerolayer.fleet.fault.FaultInjector;
 import io.zerolayer.fleet.load.KafkaRequestSender;
 import io.zerolayer.fleet.load.RequestOutcome;
 import io.zerolayer.fleet.load.ThreadScheduler;
+import io.zerolayer.runtime.StreamsDurability;
 import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.runtime.tenant.TenantDirectory;
 import java.io.PrintStream;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -74,7 +76,7 @@ final class PolicyRunner {
         + "), a router with the " + contender.policy() + " policy, and " + plan.fleet());
     final FleetShape shape = plan.fleet();
     try (Pipeline pipeline = Pipeline.start(settings, stateDir.resolve(catalogue.prefix()), false, TENANTS,
-            contender.newPolicy(), contender.cutover());
+            contender.newPolicy(), contender.cutover(), Map.of(), StreamsDurability.SINGLE_BROKER);
         Fleet fleet = Fleet.start(settings, FleetShape.ID_PREFIX, shape.instances(), shape.zoneNames(),
             shape.classes(), new SimpleMeterRegistry(), shape.coldIds(), Fleet.MODEL)) {
       pipeline.awaitHeatmap(fleet.instanceIds(), HEATMAP_TIMEOUT);

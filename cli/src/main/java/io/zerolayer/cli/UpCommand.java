@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code zerolayer up}: the embedded default. Starts a schema registry, a Kafka broker, the
+ * {@code zerolayer up}: the embedded default. Starts a schema registry, a Kafka broker (or three), the
  * topics, the apps and a simulated fleet, sends a few requests, prints how each was routed and
  * answered, and keeps running until Ctrl-C, which stops everything.
  */
@@ -18,6 +18,10 @@ import picocli.CommandLine.Option;
     description = "Starts the embedded default (registry, broker, topics, apps, a simulated fleet) and sends a few requests.")
 final class UpCommand implements Callable<Integer> {
 
+
+  @Option(names = "--brokers", defaultValue = "1",
+      description = "Kafka brokers: 1, or 3 or more, whose topics keep three replicas, two in sync. Default: ${DEFAULT-VALUE}.")
+  private int brokers;
 
   @Option(names = "--instances", defaultValue = "4", description = "Simulated instances. Default: ${DEFAULT-VALUE}.")
   private int instances;
@@ -38,7 +42,7 @@ final class UpCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     final CountDownLatch stop = new CountDownLatch(1);
-    final LocalDeployment deployment = new LocalDeployment(System.out);
+    final LocalDeployment deployment = new LocalDeployment(System.out, brokers);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.println("Stopping: fleet, apps, broker, registry ...");
       deployment.close();

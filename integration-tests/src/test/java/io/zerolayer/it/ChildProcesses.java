@@ -11,13 +11,13 @@ import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.runtime.tenant.TenantSignature;
 import io.zerolayer.testsupport.ChildApp;
 import io.zerolayer.testsupport.PipelineRig;
-import io.zerolayer.testsupport.SingleBroker;
 import io.zerolayer.testsupport.TestTenants;
 import io.zerolayer.tokenbuffer.TokenBufferApp;
 import io.zerolayer.tokenbuffer.TokenBufferConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -36,11 +36,20 @@ final class ChildProcesses {
 
   /** token-buffer on the rig's state directory, so that a restart finds its stores. */
   static ChildApp tokenBuffer(final PipelineRig rig) throws Exception {
-    return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve("token-buffer.log"),
-        TokenBufferConfig.HTTP_PORT, SingleBroker.settings(TokenBufferConfig.PREFIX, Map.of(
-            TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
-            TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString(),
-            TokenBufferConfig.QUERY_TOKEN, TenantSignature.newSecret())));
+    return tokenBuffer(rig, "token-buffer");
+  }
+
+  /**
+   * token-buffer with its stores in {@code <state dir>/<dir>}, so that a restart finds them and
+   * another instance of the app beside it keeps its own; its topics as durable as the rig's cluster allows.
+   */
+  static ChildApp tokenBuffer(final PipelineRig rig, final String dir) throws Exception {
+    final Map<String, Object> settings = new HashMap<>(rig.durability().settings(TokenBufferConfig.PREFIX));
+    settings.putAll(Map.of(TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
+        TokenBufferConfig.STATE_DIR, rig.stateDir().resolve(dir).toString(),
+        TokenBufferConfig.QUERY_TOKEN, TenantSignature.newSecret()));
+    return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve(dir + ".log"),
+        TokenBufferConfig.HTTP_PORT, settings);
   }
 
   /**

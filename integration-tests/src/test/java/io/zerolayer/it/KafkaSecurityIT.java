@@ -39,6 +39,7 @@ import io.zerolayer.gateway.Gateway;
 import io.zerolayer.gateway.GatewayConfig;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.runtime.StreamsDurability;
 import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.runtime.tenant.TenantDirectory;
 import io.zerolayer.runtime.tenant.TenantSignature;
@@ -392,7 +393,7 @@ class KafkaSecurityIT {
       final String secret = TenantSignature.newSecret();
       final Pipeline pipeline = open(Pipeline.start(app -> settings.apply(app.label()),
           Files.createDirectories(dir.resolve("state-" + prefix)), false, tenants, new LatencyAwarePolicy(), true,
-          Map.of(RouterConfig.GATEWAY_SIGNING_SECRET, secret)));
+          Map.of(RouterConfig.GATEWAY_SIGNING_SECRET, secret), StreamsDurability.SINGLE_BROKER));
       Awaits.routerSees(pipeline, fleet.instanceIds());
       client = open(new InferenceClient(settings.apply("tenant-0"), serdes));
       gateway = open(Gateway.start(new GatewayConfig(Map.of(GatewayConfig.HTTP_PORT, 0, GatewayConfig.SIGNING_SECRET, secret,

@@ -23,6 +23,8 @@ public record StreamsDurability(int replicationFactor, int minInSyncReplicas, in
 
   /** A single broker: one replica of everything, no standby. */
   public static final StreamsDurability SINGLE_BROKER = new StreamsDurability(1, 1, 0);
+  /** Three brokers or more, the defaults: three replicas, two in sync, one standby. */
+  public static final StreamsDurability PRODUCTION = new StreamsDurability(3, 2, 1);
 
   public static final String REPLICATION_FACTOR = "streams.replication.factor";
   public static final String MIN_INSYNC_REPLICAS = "streams.min.insync.replicas";
@@ -40,11 +42,11 @@ public record StreamsDurability(int replicationFactor, int minInSyncReplicas, in
   /** Adds the three keys under {@code prefix} (such as {@code "heatmap."}), with the production defaults. */
   public static ConfigDef define(final ConfigDef definition, final String prefix) {
     return definition
-        .define(prefix + REPLICATION_FACTOR, Type.INT, 3, Range.atLeast(1), Importance.HIGH,
+        .define(prefix + REPLICATION_FACTOR, Type.INT, PRODUCTION.replicationFactor(), Range.atLeast(1), Importance.HIGH,
             "Replication factor of the app's changelog and repartition topics; 1 for a single broker.")
-        .define(prefix + MIN_INSYNC_REPLICAS, Type.INT, 2, Range.atLeast(1), Importance.HIGH,
+        .define(prefix + MIN_INSYNC_REPLICAS, Type.INT, PRODUCTION.minInSyncReplicas(), Range.atLeast(1), Importance.HIGH,
             "min.insync.replicas of those topics, at most the replication factor; 1 for a single broker.")
-        .define(prefix + STANDBY_REPLICAS, Type.INT, 1, Range.atLeast(0), Importance.MEDIUM,
+        .define(prefix + STANDBY_REPLICAS, Type.INT, PRODUCTION.standbyReplicas(), Range.atLeast(0), Importance.MEDIUM,
             "Standby replicas of each state store, kept warm by other instances of the app for a fast fail-over.");
   }
 

@@ -18,6 +18,7 @@ import io.zerolayer.gateway.GatewayConfig;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.policy.RoutingPolicy;
+import io.zerolayer.runtime.StreamsDurability;
 import io.zerolayer.runtime.tenant.TenantDirectory;
 import io.zerolayer.runtime.tenant.TenantSignature;
 import java.io.IOException;
@@ -52,6 +53,7 @@ public final class PipelineRig implements AutoCloseable {
   private final ClusterSettings settings;
   private final Path stateDir;
   private final ContractSerdes serdes;
+  private final StreamsDurability durability;
   private Fleet fleet;
   private Pipeline pipeline;
   private DecisionLog decisions;
@@ -64,6 +66,7 @@ public final class PipelineRig implements AutoCloseable {
     this.catalogue = cluster.newCatalogue();
     this.settings = cluster.settings(catalogue);
     this.stateDir = cluster.stateDir(catalogue);
+    this.durability = cluster.durability();
     this.serdes = open(new ContractSerdes(settings.serdes()));
   }
 
@@ -152,7 +155,7 @@ public final class PipelineRig implements AutoCloseable {
         router.put(RouterConfig.GATEWAY_SIGNING_SECRET, secret);
         if (pipeline) {
           rig.pipeline = rig.open(Pipeline.start(rig.settings, rig.stateDir, false, tenants, policy.get(), cutover,
-              router));
+              router, rig.durability));
           if (rig.fleet != null) {
             Awaits.routerSees(rig.pipeline, rig.fleet.instanceIds());
           }
@@ -225,6 +228,11 @@ public final class PipelineRig implements AutoCloseable {
   /** The test's own empty directory for state stores, logs and files. */
   public Path stateDir() {
     return stateDir;
+  }
+
+  /** Replicas of the streams apps' own topics on the rig's cluster, and their standbys. */
+  public StreamsDurability durability() {
+    return durability;
   }
 
   public ContractSerdes serdes() {

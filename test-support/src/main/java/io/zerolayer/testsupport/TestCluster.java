@@ -9,6 +9,7 @@ import io.zerolayer.deploy.stack.LocalCluster;
 import io.zerolayer.deploy.topics.ProvisioningProfile;
 import io.zerolayer.deploy.topics.SchemaProvisioner;
 import io.zerolayer.deploy.topics.TopicProvisioner;
+import io.zerolayer.runtime.StreamsDurability;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,20 +43,39 @@ public final class TestCluster implements BeforeAllCallback, ParameterResolver {
     private final String bootstrapServers;
     private final String registryUrl;
     private final Path workDir;
+    private final String namePrefix;
+    private final ProvisioningProfile profile;
+    private final StreamsDurability durability;
 
+    /** A single broker's handle: catalogues {@code it<n>-}, one replica of everything. */
     Handle(final AutoCloseable resources, final String bootstrapServers, final String registryUrl,
         final Path workDir) {
+      this(resources, bootstrapServers, registryUrl, workDir, "it", ProvisioningProfile.LOCAL,
+          StreamsDurability.SINGLE_BROKER);
+    }
+
+    /**
+     * @param namePrefix what each catalogue's prefix starts with, before its number
+     * @param profile replicas of the catalogue's topics
+     * @param durability replicas of the streams apps' own topics, and standbys
+     */
+    Handle(final AutoCloseable resources, final String bootstrapServers, final String registryUrl,
+        final Path workDir, final String namePrefix, final ProvisioningProfile profile,
+        final StreamsDurability durability) {
       this.resources = resources;
       this.bootstrapServers = bootstrapServers;
       this.registryUrl = registryUrl;
       this.workDir = workDir;
+      this.namePrefix = namePrefix;
+      this.profile = profile;
+      this.durability = durability;
     }
 
     /** A fresh catalogue with its topics created and ready, and its value schemas registered. */
     public TopicCatalogue newCatalogue() {
-      final TopicCatalogue catalogue = new TopicCatalogue("it" + catalogues.incrementAndGet() + "-");
+      final TopicCatalogue catalogue = new TopicCatalogue(namePrefix + catalogues.incrementAndGet() + "-");
       try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-        new TopicProvisioner(admin, catalogue, ProvisioningProfile.LOCAL).provision();
+        new TopicProvisioner(admin, catalogue, profile).provision();
       }
       try (ContractSerdes serdes = new ContractSerdes(settings(catalogue).serdes())) {
         new SchemaProvisioner(serdes.registry(), catalogue).register();
@@ -69,6 +89,11 @@ public final class TestCluster implements BeforeAllCallback, ParameterResolver {
 
     public String bootstrapServers() {
       return bootstrapServers;
+    }
+
+    /** Replicas of the streams apps' own topics on this cluster, and their standbys. */
+    public StreamsDurability durability() {
+      return durability;
     }
 
     public String registryUrl() {

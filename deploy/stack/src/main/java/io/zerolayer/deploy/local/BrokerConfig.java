@@ -4,11 +4,17 @@ import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * server.properties of the local broker: one node in KRaft combined mode (broker and controller)
- * on 127.0.0.1, with every internal topic at replication factor 1. Without {@link Tls} its
+ * server.properties of a local Kafka node in KRaft combined mode (broker and controller) on
+ * 127.0.0.1. Alone (no {@link Quorum}) it is a one-node cluster with every internal topic at
+ * replication factor 1. As one of a {@link Quorum} of three or more, every topic it creates by
+ * default, internal ones included, gets three replicas and needs two in sync, the coordinators'
+ * topics have 5 partitions, not 50, and a broker that stops heartbeating is fenced after 3 s (the
+ * default is 9), so that a killed node's partitions move on and a restarted one is back as
+ * quickly as a test or a demo of faults wants. Without {@link Tls} its
  * listeners are PLAINTEXT. With it the broker speaks TLS only, under Kafka's ACL authorizer: an SSL
  * listener that asks every client for a certificate (principal {@code User:<CN>}; the broker
  * itself and the stack's admin are super users), a SASL_SSL listener for SCRAM-SHA-512 users,
@@ -18,8 +24,9 @@ import java.util.Map;
  * @param controllerPort port of the CONTROLLER listener
  * @param logDir where the broker keeps its data
  * @param tls the stores and SASL port of a broker on TLS, or null for PLAINTEXT
+ * @param quorum this node's place among several, or null for a cluster of one node
  */
-public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, Tls tls) {
+public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, Tls tls, Quorum quorum) {
 
   static final String HOST = FreePorts.HOST;
   /** Principal of the broker's own certificate: a super user, as brokers must be to each other. */
@@ -49,11 +56,37 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, Tls 
     }
   }
 
+  /**
+   * A node of a cluster of several, all of them controllers (a static quorum).
+   *
+   * @param nodeId this node's id
+   * @param voters every node as {@code <id>@<host>:<controller port>}, this one included
+   */
+  public record Quorum(int nodeId, List<String> voters) {
+    /** Replicas of a topic and of the internal ones. */
+    public static final int REPLICAS = 3;
+    /** Replicas that must acknowledge a write. */
+    public static final int MIN_IN_SYNC = 2;
+
+    public Quorum {
+      voters = List.copyOf(voters);
+      if (voters.size() < REPLICAS) {
+        throw new IllegalArgumentException("A quorum needs at least " + REPLICAS + " nodes, got " + voters);
+      }
+      if (voters.stream().noneMatch(voter -> voter.startsWith(nodeId + "@"))) {
+        throw new IllegalArgumentException("Node " + nodeId + " is not among the voters " + voters);
+      }
+    }
+  }
+
   /** The audience an OAUTHBEARER token must name for the broker to take it. */
   public static final String OAUTH_AUDIENCE = "kafka";
 
   public BrokerConfig {
     requireNonNull(logDir, "logDir");
+    if (quorum != null && tls != null) {
+      throw new IllegalArgumentException("A node of a quorum runs on PLAINTEXT only");
+    }
     final int saslPort = tls == null ? 0 : tls.saslPort();
     if (brokerPort == controllerPort || saslPort == brokerPort || saslPort == controllerPort) {
       throw new IllegalArgumentException("Broker, controller and SASL listeners need different ports: "
@@ -61,9 +94,14 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, Tls 
     }
   }
 
-  /** A broker with PLAINTEXT and CONTROLLER listeners only. */
+  /** A one-node cluster with PLAINTEXT and CONTROLLER listeners only. */
   public BrokerConfig(final int brokerPort, final int controllerPort, final Path logDir) {
-    this(brokerPort, controllerPort, logDir, null);
+    this(brokerPort, controllerPort, logDir, null, null);
+  }
+
+  /** A one-node cluster, on TLS with {@code tls}. */
+  public BrokerConfig(final int brokerPort, final int controllerPort, final Path logDir, final Tls tls) {
+    this(brokerPort, controllerPort, logDir, tls, null);
   }
 
   /** {@code 127.0.0.1:<port>} of the listener clients use (SSL when the broker is on TLS). */
@@ -87,9 +125,14 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, Tls 
   public Map<String, String> settings() {
     final Map<String, String> settings = new LinkedHashMap<>();
     settings.put("process.roles", "broker,controller");
-    settings.put("node.id", "1");
-    // 4.x style dynamic quorum: formatted with --standalone, so no controller.quorum.voters.
-    settings.put("controller.quorum.bootstrap.servers", controllerEndpoint());
+    if (quorum == null) {
+      settings.put("node.id", "1");
+      // 4.x style dynamic quorum: formatted with --standalone, so no controller.quorum.voters.
+      settings.put("controller.quorum.bootstrap.servers", controllerEndpoint());
+    } else {
+      settings.put("node.id", Integer.toString(quorum.nodeId()));
+      settings.put("controller.quorum.voters", String.join(",", quorum.voters()));
+    }
     final String client = tls == null ? "PLAINTEXT" : "SSL";
     final String sasl = tls == null ? "" : ",SASL_SSL://" + saslBootstrapServers();
     settings.put("listeners", client + "://" + bootstrapServers() + ",CONTROLLER://" + controllerEndpoint() + sasl);
@@ -105,12 +148,23 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, Tls 
     settings.put("log.dirs", logDir.toAbsolutePath().toString());
     settings.put("num.partitions", "1");
     settings.put("auto.create.topics.enable", "false");
-    settings.put("min.insync.replicas", "1");
-    settings.put("offsets.topic.replication.factor", "1");
-    settings.put("transaction.state.log.replication.factor", "1");
-    settings.put("transaction.state.log.min.isr", "1");
-    settings.put("share.coordinator.state.topic.replication.factor", "1");
-    settings.put("share.coordinator.state.topic.min.isr", "1");
+    final String replicas = Integer.toString(quorum == null ? 1 : Quorum.REPLICAS);
+    final String minInSync = Integer.toString(quorum == null ? 1 : Quorum.MIN_IN_SYNC);
+    settings.put("default.replication.factor", replicas);
+    settings.put("min.insync.replicas", minInSync);
+    settings.put("offsets.topic.replication.factor", replicas);
+    settings.put("transaction.state.log.replication.factor", replicas);
+    settings.put("transaction.state.log.min.isr", minInSync);
+    settings.put("share.coordinator.state.topic.replication.factor", replicas);
+    settings.put("share.coordinator.state.topic.min.isr", minInSync);
+    if (quorum != null) {
+      settings.put("broker.heartbeat.interval.ms", "500");
+      settings.put("broker.session.timeout.ms", "3000");
+      // Every node restarted after a crash recovers each replica it holds; 5 partitions of each
+      // coordinator topic instead of 50 keep that short on a small machine.
+      settings.put("offsets.topic.num.partitions", "5");
+      settings.put("transaction.state.log.num.partitions", "5");
+    }
     settings.put("group.initial.rebalance.delay.ms", "0");
     settings.put("group.streams.initial.rebalance.delay.ms", "0");
     // The default 128 MiB dedupe buffer would take a quarter of the broker's small heap.

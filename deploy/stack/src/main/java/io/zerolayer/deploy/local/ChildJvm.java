@@ -124,6 +124,23 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
+   * Kills the child and its descendants as {@code kill -9} does, with no chance to clean up, and
+   * waits until they are gone.
+   */
+  public void kill() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (final IllegalStateException e) {
+      // Already shutting down: the hook finds the child gone.
+    }
+    final List<ProcessHandle> descendants = process.descendants().toList();
+    descendants.forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+    descendants.forEach(handle -> handle.onExit().join());
+    awaitQuietly(GRACE);
+  }
+
+  /**
    * Leaves stopping to the caller, who closes things in its own order (apps before the broker
    * they use). The child still ends with this JVM: ParentGuard sees the parent go.
    */

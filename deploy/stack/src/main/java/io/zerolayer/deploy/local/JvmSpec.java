@@ -24,9 +24,10 @@ import java.util.stream.Stream;
  *     current directory now, since the child runs in its work dir
  * @param maxHeap value of {@code -Xmx}, such as {@code 512m}
  * @param systemProperties {@code -D} settings
+ * @param options other options of the java launcher, such as {@code -XX:TieredStopAtLevel=1}
  */
 public record JvmSpec(String name, String mainClass, List<String> args, List<Path> classpath, String maxHeap,
-    Map<String, String> systemProperties) {
+    Map<String, String> systemProperties, List<String> options) {
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
   private static final Pattern HEAP = Pattern.compile("[1-9][0-9]*[kmg]");
@@ -44,10 +45,17 @@ public record JvmSpec(String name, String mainClass, List<String> args, List<Pat
     args = List.copyOf(args);
     classpath = classpath.stream().map(Path::toAbsolutePath).toList();
     systemProperties = Collections.unmodifiableMap(new TreeMap<>(systemProperties));
+    options = List.copyOf(options);
+  }
+
+  /** A JVM with no launcher options beyond the heap and the system properties. */
+  public JvmSpec(final String name, final String mainClass, final List<String> args, final List<Path> classpath,
+      final String maxHeap, final Map<String, String> systemProperties) {
+    this(name, mainClass, args, classpath, maxHeap, systemProperties, List.of());
   }
 
   /**
-   * The command line: {@code java -Xmx<heap> -D... -Dzerolayer.parent.pid=<pid> -cp <guard>:<classpath>
+   * The command line: {@code java -Xmx<heap> <options> -D... -Dzerolayer.parent.pid=<pid> -cp <guard>:<classpath>
    * ParentGuard <main> <args>}.
    *
    * @param java the java launcher
@@ -58,6 +66,7 @@ public record JvmSpec(String name, String mainClass, List<String> args, List<Pat
     final List<String> command = new ArrayList<>();
     command.add(java.toString());
     command.add("-Xmx" + maxHeap);
+    command.addAll(options);
     command.add("-Djava.awt.headless=true");
     systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
     command.add("-D" + ParentGuard.PARENT_PID_PROPERTY + "=" + parentPid);

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -89,7 +90,7 @@ public final class KafkaBroker implements AutoCloseable {
         : certificateLogin(config.bootstrapServers(), certificates, BrokerConfig.ADMIN_PRINCIPAL);
     final Path properties = writeConfig(dir, config);
     final List<Path> classpath = BrokerRuntime.classpath();
-    format(dir, classpath, properties);
+    format(dir, classpath, properties, Uuid.randomUuid().toString(), true);
     final ChildJvm process = ChildJvm.start(spec("kafka-broker", BrokerRuntime.KAFKA_MAIN_CLASS,
         List.of(properties.toString()), classpath, jwksUrl), dir);
     try (BrokerProbe probe = new BrokerProbe(config.brokerPort(), admin)) {
@@ -160,7 +161,8 @@ public final class KafkaBroker implements AutoCloseable {
     process.stop();
   }
 
-  private static Path writeConfig(final Path dir, final BrokerConfig config) {
+  /** Writes {@code config} to {@code <dir>/server.properties}, after deleting the data it names. */
+  static Path writeConfig(final Path dir, final BrokerConfig config) {
     try {
       Files.createDirectories(dir);
       WorkDirs.deleteRecursively(config.logDir());
@@ -172,11 +174,20 @@ public final class KafkaBroker implements AutoCloseable {
     }
   }
 
-  private static void format(final Path dir, final List<Path> classpath, final Path properties) {
-    final String clusterId = Uuid.randomUuid().toString();
+  /**
+   * Formats the storage of the node configured by {@code properties} for cluster {@code clusterId}:
+   * a {@code standalone} node as the one voter of a dynamic quorum, else as one of the static
+   * quorum its properties name.
+   */
+  static void format(final Path dir, final List<Path> classpath, final Path properties, final String clusterId,
+      final boolean standalone) {
+    final List<String> args = new ArrayList<>(List.of("format", "--cluster-id", clusterId, "--config",
+        properties.toString()));
+    if (standalone) {
+      args.add("--standalone");
+    }
     final ChildJvm tool = ChildJvm.start(spec("kafka-storage-format", BrokerRuntime.STORAGE_TOOL_MAIN_CLASS,
-        List.of("format", "--cluster-id", clusterId, "--config", properties.toString(), "--standalone"),
-        classpath, null), dir);
+        args, classpath, null), dir);
     final OptionalInt exit = tool.awaitExit(FORMAT_TIMEOUT);
     if (exit.isEmpty() || exit.getAsInt() != 0) {
       tool.stop();
@@ -188,11 +199,17 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   /** A JVM of the broker's classpath; with a JWKS URL, one it may fetch OAUTHBEARER keys from. */
-  private static JvmSpec spec(final String name, final String mainClass, final List<String> args,
+  static JvmSpec spec(final String name, final String mainClass, final List<String> args,
       final List<Path> classpath, final String jwksUrl) {
+    return spec(name, mainClass, args, classpath, jwksUrl, List.of());
+  }
+
+  /** As {@link #spec(String, String, List, List, String)}, with launcher {@code options}. */
+  static JvmSpec spec(final String name, final String mainClass, final List<String> args,
+      final List<Path> classpath, final String jwksUrl, final List<String> options) {
     final Map<String, String> properties = jwksUrl == null
         ? Map.of("log4j2.configurationFile", BrokerRuntime.LOG_CONFIG_RESOURCE)
         : Map.of("log4j2.configurationFile", BrokerRuntime.LOG_CONFIG_RESOURCE, ALLOWED_URLS, jwksUrl);
-    return new JvmSpec(name, mainClass, args, classpath, HEAP, properties);
+    return new JvmSpec(name, mainClass, args, classpath, HEAP, properties, options);
   }
 }

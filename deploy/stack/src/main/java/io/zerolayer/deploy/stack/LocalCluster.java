@@ -6,11 +6,13 @@ import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.deploy.local.KafkaBroker;
+import io.zerolayer.deploy.local.KafkaCluster;
 import io.zerolayer.deploy.local.SchemaRegistryProcess;
 import io.zerolayer.deploy.topics.ProvisioningProfile;
 import io.zerolayer.deploy.topics.ProvisioningReport;
 import io.zerolayer.deploy.topics.SchemaProvisioner;
 import io.zerolayer.deploy.topics.TopicProvisioner;
+import io.zerolayer.runtime.StreamsDurability;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -19,45 +21,77 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
- * A real single-node Kafka cluster and a real schema registry on 127.0.0.1, each in a child
- * JVM that dies with this one. Both start at once; closing stops both. Its owner closes it
- * after the apps that use it (no shutdown hook of its own races that order).
+ * A real Kafka cluster and a real schema registry on 127.0.0.1, each node in a child JVM that
+ * dies with this one: one broker, whose topics have one replica, or three or more, whose topics
+ * (the streams apps' own included) have three replicas and two in sync, as in production. All
+ * start at once; closing stops all. Its owner closes it after the apps that use it (no shutdown
+ * hook of its own races that order).
  */
 public final class LocalCluster implements AutoCloseable {
 
-  private final KafkaBroker broker;
+  private final AutoCloseable kafka;
+  private final String bootstrapServers;
+  private final boolean replicated;
   private final SchemaRegistryProcess registry;
 
-  private LocalCluster(final KafkaBroker broker, final SchemaRegistryProcess registry) {
-    this.broker = broker;
+  private LocalCluster(final AutoCloseable kafka, final String bootstrapServers, final boolean replicated,
+      final SchemaRegistryProcess registry) {
+    this.kafka = kafka;
+    this.bootstrapServers = bootstrapServers;
+    this.replicated = replicated;
     this.registry = registry;
-    broker.stopOnlyWhenAsked();
     registry.stopOnlyWhenAsked();
   }
 
-  /** Starts the broker and the registry with their files under {@code workDir}. */
+  /** Starts one broker and the registry with their files under {@code workDir}. */
   public static LocalCluster start(final Path workDir) {
+    return start(workDir, 1);
+  }
+
+  /** Starts {@code brokers} brokers (1, or 3 and more) and the registry with their files under {@code workDir}. */
+  public static LocalCluster start(final Path workDir, final int brokers) {
     requireNonNull(workDir, "workDir");
     final CompletableFuture<SchemaRegistryProcess> registry =
         CompletableFuture.supplyAsync(() -> SchemaRegistryProcess.start(workDir.resolve("registry")));
-    final KafkaBroker broker;
+    final AutoCloseable kafka;
+    final String bootstrapServers;
     try {
-      broker = KafkaBroker.start(workDir.resolve("kafka"));
+      if (brokers == 1) {
+        final KafkaBroker broker = KafkaBroker.start(workDir.resolve("kafka"));
+        broker.stopOnlyWhenAsked();
+        kafka = broker;
+        bootstrapServers = broker.bootstrapServers();
+      } else {
+        final KafkaCluster nodes = KafkaCluster.start(workDir.resolve("kafka"), brokers);
+        nodes.stopOnlyWhenAsked();
+        kafka = nodes;
+        bootstrapServers = nodes.bootstrapServers();
+      }
     } catch (final RuntimeException e) {
       registry.thenAccept(SchemaRegistryProcess::close);
       throw e;
     }
     try {
-      return new LocalCluster(broker, registry.join());
+      return new LocalCluster(kafka, bootstrapServers, brokers > 1, registry.join());
     } catch (final CompletionException e) {
-      broker.close();
+      stopKafka(kafka);
       throw e.getCause() instanceof RuntimeException cause ? cause : e;
     }
   }
 
+  /** How the catalogue's topics are provisioned here: the production profile on three brokers or more. */
+  public ProvisioningProfile profile() {
+    return replicated ? ProvisioningProfile.PRODUCTION : ProvisioningProfile.LOCAL;
+  }
+
+  /** How durable the streams apps' own topics and stores are here. */
+  public StreamsDurability durability() {
+    return replicated ? StreamsDurability.PRODUCTION : StreamsDurability.SINGLE_BROKER;
+  }
+
   /** Client settings for a deployment with this topic catalogue. */
   public ClusterSettings settings(final TopicCatalogue catalogue) {
-    return ClusterSettings.plaintext(broker.bootstrapServers(), registry.url(), catalogue);
+    return ClusterSettings.plaintext(bootstrapServers, registry.url(), catalogue);
   }
 
   /**
@@ -66,8 +100,8 @@ public final class LocalCluster implements AutoCloseable {
    */
   public ProvisioningReport provision(final TopicCatalogue catalogue) {
     final ProvisioningReport report;
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-      report = new TopicProvisioner(admin, catalogue, ProvisioningProfile.LOCAL).provision();
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+      report = new TopicProvisioner(admin, catalogue, profile()).provision();
     }
     try (ContractSerdes serdes = new ContractSerdes(settings(catalogue).serdes())) {
       new SchemaProvisioner(serdes.registry(), catalogue).register();
@@ -75,8 +109,9 @@ public final class LocalCluster implements AutoCloseable {
     return report;
   }
 
+  /** Every broker's client listener, comma-separated. */
   public String bootstrapServers() {
-    return broker.bootstrapServers();
+    return bootstrapServers;
   }
 
   public String registryUrl() {
@@ -86,9 +121,17 @@ public final class LocalCluster implements AutoCloseable {
   @Override
   public void close() {
     try {
-      broker.close();
+      stopKafka(kafka);
     } finally {
       registry.close();
+    }
+  }
+
+  private static void stopKafka(final AutoCloseable kafka) {
+    try {
+      kafka.close();
+    } catch (final Exception e) {
+      throw new IllegalStateException("Stopping Kafka failed: " + e.getMessage(), e);
     }
   }
 }

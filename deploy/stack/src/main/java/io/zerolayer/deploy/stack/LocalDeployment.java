@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.IntStream;
 
@@ -30,6 +31,7 @@ public final class LocalDeployment implements AutoCloseable {
   private static final Duration HEATMAP_TIMEOUT = Duration.ofSeconds(60);
 
   private final PrintStream out;
+  private final int brokers;
   private volatile LocalCluster cluster;
   private volatile Pipeline pipeline;
   private volatile MetricsServer fleetServer;
@@ -38,8 +40,18 @@ public final class LocalDeployment implements AutoCloseable {
   private volatile ContractSerdes gatewaySerdes;
   private volatile ClusterSettings settings;
 
+  /** A deployment on one broker. */
   public LocalDeployment(final PrintStream out) {
+    this(out, 1);
+  }
+
+  /** A deployment on {@code brokers} brokers: 1, or 3 and more with every topic replicated three times. */
+  public LocalDeployment(final PrintStream out, final int brokers) {
+    if (brokers != 1 && brokers < 3) {
+      throw new IllegalArgumentException("Run 1 broker, or 3 or more (topics keep three replicas); got " + brokers);
+    }
     this.out = out;
+    this.brokers = brokers;
   }
 
   /**
@@ -49,9 +61,11 @@ public final class LocalDeployment implements AutoCloseable {
   public void start(final Path workDir, final int instances, final int zones, final TenantDirectory tenants,
       final int fleetHttpPort, final boolean defaultPorts) throws Exception {
     final Path dir = workDir.toAbsolutePath();
-    step("Starting the schema registry and the Kafka broker (KRaft) under " + dir);
-    cluster = LocalCluster.start(dir);
-    step("Provisioning topics: " + cluster.provision(TopicCatalogue.unprefixed()).summary());
+    step("Starting the schema registry and " + (brokers == 1 ? "the Kafka broker" : brokers + " Kafka brokers")
+        + " (KRaft) under " + dir);
+    cluster = LocalCluster.start(dir, brokers);
+    step("Provisioning topics (" + cluster.profile().name().toLowerCase(Locale.ROOT) + " profile): "
+        + cluster.provision(TopicCatalogue.unprefixed()).summary());
     settings = cluster.settings(TopicCatalogue.unprefixed());
     step("Starting heatmap-streams, token-buffer, a router and the HTTP gateway");
     // The broker starts empty every time, so the stores must too.
@@ -59,7 +73,7 @@ public final class LocalDeployment implements AutoCloseable {
     // The gateway and the router share a secret made for this run alone.
     final String secret = TenantSignature.newSecret();
     pipeline = Pipeline.start(settings, dir.resolve("state"), defaultPorts, tenants, new LatencyAwarePolicy(), true,
-        Map.of(RouterConfig.GATEWAY_SIGNING_SECRET, secret));
+        Map.of(RouterConfig.GATEWAY_SIGNING_SECRET, secret), cluster.durability());
     gatewaySerdes = new ContractSerdes(settings.serdes());
     gateway = Gateway.start(new GatewayConfig(Map.of(GatewayConfig.SIGNING_SECRET, secret,
         GatewayConfig.HTTP_PORT, defaultPorts ? GatewayConfig.DEFAULT_HTTP_PORT : 0,
@@ -99,7 +113,7 @@ public final class LocalDeployment implements AutoCloseable {
    * @param apiKey a tenant's key, for the command
    */
   public void printEndpoints(final String apiKey) {
-    step("Up. Registry " + cluster.registryUrl() + ", broker " + cluster.bootstrapServers());
+    step("Up. Registry " + cluster.registryUrl() + ", Kafka " + cluster.bootstrapServers());
     out.println("  OpenAI- and Anthropic-compatible API: " + gateway.baseUrl() + "  (API key: " + apiKey + ")");
     out.println("  try: curl -N " + gateway.baseUrl() + "/chat/completions -H 'Authorization: Bearer " + apiKey
         + "' -H 'Content-Type: application/json' -d '{\"model\": \"" + Fleet.MODEL + "\", \"stream\": true,"

@@ -10,7 +10,6 @@ import io.zerolayer.heatmap.HeatmapConfig;
 import io.zerolayer.router.Router;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.policy.Heatmap;
-import io.zerolayer.router.policy.LatencyAwarePolicy;
 import io.zerolayer.router.policy.RoutingPolicy;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.StreamsApp;
@@ -59,18 +58,6 @@ public final class Pipeline implements AutoCloseable {
   }
 
   /**
-   * Starts the apps, the router with Zerolayer's policy, and waits until each takes input.
-   *
-   * @param stateDir where the streams apps keep their stores
-   * @param defaultPorts serve metrics on the apps' default ports, else on free ones
-   * @param tenants the tenants the router serves
-   */
-  public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts,
-      final TenantDirectory tenants) throws InterruptedException, TimeoutException {
-    return start(cluster, stateDir, defaultPorts, tenants, new LatencyAwarePolicy(), true);
-  }
-
-  /**
    * Starts the apps with the router's policy and token-buffer's cut-over as given, and waits until
    * each takes input.
    *
@@ -80,33 +67,28 @@ public final class Pipeline implements AutoCloseable {
    * @param policy the router's policy; a new one, since the router's thread owns it from now on
    * @param cutover whether token-buffer hands stalled and failed attempts to a backup
    *     ({@code tokenbuffer.cutover.enabled})
-   */
-  public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts,
-      final TenantDirectory tenants, final RoutingPolicy policy, final boolean cutover)
-      throws InterruptedException, TimeoutException {
-    return start(cluster, stateDir, defaultPorts, tenants, policy, cutover, Map.of());
-  }
-
-  /**
-   * As {@link #start(ClusterSettings, Path, boolean, TenantDirectory, RoutingPolicy, boolean)},
-   * with router settings ({@link RouterConfig} keys) over the defaults.
+   * @param routerSettings router settings ({@link RouterConfig} keys) over the defaults
+   * @param durability replicas of the streams apps' own topics, and their standby replicas
    */
   public static Pipeline start(final ClusterSettings cluster, final Path stateDir, final boolean defaultPorts,
       final TenantDirectory tenants, final RoutingPolicy policy, final boolean cutover,
-      final Map<String, ?> routerSettings) throws InterruptedException, TimeoutException {
+      final Map<String, ?> routerSettings, final StreamsDurability durability)
+      throws InterruptedException, TimeoutException {
     requireNonNull(cluster, "cluster");
-    return start(app -> cluster, stateDir, defaultPorts, tenants, policy, cutover, routerSettings);
+    return start(app -> cluster, stateDir, defaultPorts, tenants, policy, cutover, routerSettings, durability);
   }
 
   /**
-   * As {@link #start(ClusterSettings, Path, boolean, TenantDirectory, RoutingPolicy, boolean, Map)},
-   * each app connecting with settings of its own (its own principal, on a secured cluster). Every
-   * app's settings must name the same catalogue.
+   * As {@link #start(ClusterSettings, Path, boolean, TenantDirectory, RoutingPolicy, boolean, Map,
+   * StreamsDurability)}, each app connecting with settings of its own (its own principal, on a
+   * secured cluster). Every app's settings must name the same catalogue.
    */
   public static Pipeline start(final Function<App, ClusterSettings> clusters, final Path stateDir,
       final boolean defaultPorts, final TenantDirectory tenants, final RoutingPolicy policy, final boolean cutover,
-      final Map<String, ?> routerSettings) throws InterruptedException, TimeoutException {
+      final Map<String, ?> routerSettings, final StreamsDurability durability)
+      throws InterruptedException, TimeoutException {
     requireNonNull(policy, "policy");
+    requireNonNull(durability, "durability");
     final ClusterSettings cluster = clusters.apply(App.ROUTER);
     final String prefix = cluster.catalogue().prefix();
     final Deque<AutoCloseable> started = new ArrayDeque<>();
@@ -114,8 +96,7 @@ public final class Pipeline implements AutoCloseable {
       final Map<String, Object> heatmapValues = new HashMap<>(Map.of(
           HeatmapConfig.APPLICATION_ID, PipelineNames.heatmapApplicationId(cluster.catalogue()),
           HeatmapConfig.STATE_DIR, stateDir.resolve("heatmap").toString()));
-      // The local broker is one broker: the streams apps' own topics get one replica.
-      heatmapValues.putAll(StreamsDurability.SINGLE_BROKER.settings(HeatmapConfig.PREFIX));
+      heatmapValues.putAll(durability.settings(HeatmapConfig.PREFIX));
       freePortUnless(defaultPorts, heatmapValues, HeatmapConfig.HTTP_PORT);
       final StreamsApp heatmap = push(started, HeatmapApp.start(clusters.apply(App.HEATMAP_STREAMS),
           new HeatmapConfig(heatmapValues),
@@ -127,7 +108,7 @@ public final class Pipeline implements AutoCloseable {
       // A fresh token for this run: whoever reads sequences back is given it (sequenceQueryToken()).
       final String queryToken = TenantSignature.newSecret();
       tokenBufferValues.put(TokenBufferConfig.QUERY_TOKEN, queryToken);
-      tokenBufferValues.putAll(StreamsDurability.SINGLE_BROKER.settings(TokenBufferConfig.PREFIX));
+      tokenBufferValues.putAll(durability.settings(TokenBufferConfig.PREFIX));
       freePortUnless(defaultPorts, tokenBufferValues, TokenBufferConfig.HTTP_PORT);
       final StreamsApp tokenBuffer = push(started, TokenBufferApp.start(clusters.apply(App.TOKEN_BUFFER),
           new TokenBufferConfig(tokenBufferValues), "127.0.0.1", tenants));

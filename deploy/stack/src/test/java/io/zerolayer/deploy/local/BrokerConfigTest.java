@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +90,26 @@ class BrokerConfigTest {
     final BrokerConfig windows = new BrokerConfig(1, 2, Path.of("/tmp/a\\b"));
 
     assertThat(load(windows.render()).getProperty("log.dirs")).endsWith("a\\b");
+  }
+
+  @Test
+  void shouldGiveEveryTopicOfAQuorumThreeReplicasTwoInSyncAndFenceASilentNodeQuickly() throws IOException {
+    final List<String> voters = List.of("1@127.0.0.1:19093", "2@127.0.0.1:19193", "3@127.0.0.1:19293");
+    final Properties node = load(new BrokerConfig(19192, 19193, Path.of("/tmp/node-2"), null,
+        new BrokerConfig.Quorum(2, voters)).render());
+
+    assertThat(node)
+        .containsEntry("node.id", "2")
+        .containsEntry("controller.quorum.voters", String.join(",", voters))
+        .doesNotContainKey("controller.quorum.bootstrap.servers")
+        .containsEntry("default.replication.factor", "3")
+        .containsEntry("min.insync.replicas", "2")
+        .containsEntry("offsets.topic.replication.factor", "3")
+        .containsEntry("transaction.state.log.replication.factor", "3")
+        .containsEntry("transaction.state.log.min.isr", "2")
+        .containsEntry("broker.session.timeout.ms", "3000");
+    assertThatThrownBy(() -> new BrokerConfig.Quorum(4, voters)).hasMessageContaining("not among the voters");
+    assertThatThrownBy(() -> new BrokerConfig.Quorum(1, voters.subList(0, 2))).hasMessageContaining("at least 3");
   }
 
   @Test
