@@ -28,14 +28,21 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.util.RandomData;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -133,19 +140,103 @@ class DeadLetterIT {
       assertThat(all).anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE)).contains("schema id 999999"));
 
       // And every app goes on: new requests are still routed and answered
-      final List<CompletableFuture<Response>> answers = new ArrayList<>();
-      for (int i = 0; i < 5; i++) {
-        answers.add(client.submit(InferenceRequest.newBuilder().setSequenceId("after-dlq-" + i).setTenantId("t")
-            .setApiKey(TestTenants.key("t")).setPrompt("still there?").setMaxOutputTokens(8).setSeed(i)
-            .setSubmittedAtMs(System.currentTimeMillis()).build()));
-      }
-      for (final CompletableFuture<Response> answer : answers) {
-        final Response response = answer.get(60, TimeUnit.SECONDS);
-        assertThat(response.outcome()).as("outcome (reason: %s)", response.last().getReason())
-            .isIn(RoutingOutcome.DIRECT, RoutingOutcome.CUTOVER);
-        assertThat(response.tokens()).isNotEmpty();
-      }
+      assertStillServing(client, "after-dlq-");
     }
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void shouldDeadLetterRecordsWithoutAKeyAndRecordsNearTheSizeLimitAndKeepServing(final TestCluster.Handle cluster)
+      throws Exception {
+    try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard()).start()) {
+      final TopicCatalogue catalogue = rig.catalogue();
+      final KafkaProducer<byte[], byte[]> raw = rig.open(rawProducer(rig.settings()));
+      final RecordCollector<byte[], byte[]> telemetryDlq = rig.collectRaw(Topics.TELEMETRY_DLQ);
+      final RecordCollector<byte[], byte[]> inferenceDlq = rig.collectRaw(Topics.INFERENCE_DLQ);
+      final Random random = new Random(7);
+
+      // Given a well-formed value without a key on every topic that takes records without one, in
+      // the partition of gpu-0's records (a worker reads only its instance's partitions)
+      for (final Topic<String, ?> topic : VALUED_INPUTS) {
+        raw.send(new ProducerRecord<>(catalogue.name(topic), partitionOf("gpu-0", topic), null,
+            wellFormed(rig.serdes(), catalogue, topic, random)));
+      }
+      // And, on every input topic, a record whose value is a little under the broker's limit (1 MiB):
+      // its dead letter, with the headers that say why, would be over it
+      final byte[] large = new byte[1_048_576 - 2_048];
+      Arrays.fill(large, (byte) 'x');
+      for (final Topic<String, ?> topic : INPUTS) {
+        raw.send(new ProducerRecord<>(catalogue.name(topic), "gpu-0".getBytes(StandardCharsets.UTF_8), large)).get();
+      }
+      raw.flush();
+
+      // Then each shows up on its dead-letter topic, saying why, the large ones cut short
+      final int heatmapInputs = HEATMAP_INPUTS.size();
+      final int inferenceValued = (int) VALUED_INPUTS.stream().filter(t -> !HEATMAP_INPUTS.contains(t)).count();
+      awaitLetters(telemetryDlq, 2 * heatmapInputs);
+      awaitLetters(inferenceDlq, inferenceValued + INPUTS.size() - heatmapInputs);
+      final List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>(telemetryDlq.records());
+      all.addAll(inferenceDlq.records());
+      assertThat(all.stream().filter(r -> r.key() == null).map(r -> header(r, DeadLetters.TOPIC)).toList())
+          .containsExactlyInAnyOrderElementsOf(VALUED_INPUTS.stream().map(catalogue::name).toList());
+      assertThat(all).filteredOn(r -> r.key() == null)
+          .allSatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE)).as("reason").contains("without a key"));
+      assertThat(all).filteredOn(r -> r.key() != null)
+          .hasSize(INPUTS.size())
+          .allSatisfy(r -> {
+            assertThat(r.value().length).isLessThan(large.length);
+            assertThat(header(r, DeadLetters.VALUE_BYTES)).isEqualTo(String.valueOf(large.length));
+          });
+
+      // And every app goes on: new requests are still routed and answered
+      assertStillServing(rig.client(), "after-poison-");
+    }
+  }
+
+  /** Five new requests are routed and answered. */
+  private static void assertStillServing(final InferenceClient client, final String idPrefix) throws Exception {
+    final List<CompletableFuture<Response>> answers = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      answers.add(client.submit(InferenceRequest.newBuilder().setSequenceId(idPrefix + i).setTenantId("t")
+          .setApiKey(TestTenants.key("t")).setPrompt("still there?").setMaxOutputTokens(8).setSeed(i)
+          .setSubmittedAtMs(System.currentTimeMillis()).build()));
+    }
+    for (final CompletableFuture<Response> answer : answers) {
+      final Response response = answer.get(60, TimeUnit.SECONDS);
+      assertThat(response.outcome()).as("outcome (reason: %s)", response.last().getReason())
+          .isIn(RoutingOutcome.DIRECT, RoutingOutcome.CUTOVER);
+      assertThat(response.tokens()).isNotEmpty();
+    }
+  }
+
+  /** Waits for {@code count} dead letters; a timeout names those that came. */
+  private static void awaitLetters(final RecordCollector<byte[], byte[]> letters, final int count) {
+    try {
+      letters.awaitUntil(records -> records.size() >= count, Duration.ofSeconds(60));
+    } catch (final ConditionTimeoutException e) {
+      throw new AssertionError(letters.records().size() + " of " + count + " dead letters came: " + letters.records()
+          .stream().map(r -> header(r, DeadLetters.TOPIC) + " (" + header(r, DeadLetters.MESSAGE) + ")").toList(), e);
+    }
+  }
+
+  /** The partition the default partitioner gives records keyed {@code key}. */
+  private static int partitionOf(final String key, final Topic<String, ?> topic) {
+    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % topic.partitions();
+  }
+
+  /** A value of the topic's type with every field filled at random, as a writer that forgot the key would send. */
+  private static byte[] wellFormed(final ContractSerdes serdes, final TopicCatalogue catalogue,
+      final Topic<String, ?> topic, final Random random) {
+    final Schema schema = SpecificData.get().getSchema(topic.valueType());
+    final Object generic = new RandomData(schema, 1, random.nextLong()).iterator().next();
+    return serialize(serdes, catalogue, topic, SpecificData.getForClass(topic.valueType()).deepCopy(schema, generic));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static byte[] serialize(final ContractSerdes serdes, final TopicCatalogue catalogue,
+      final Topic<String, ?> topic, final Object value) {
+    return serdes.value((Topic<String, SpecificRecord>) topic).serializer().serialize(catalogue.name(topic),
+        (SpecificRecord) value);
   }
 
   /** Each topic's name three times. */

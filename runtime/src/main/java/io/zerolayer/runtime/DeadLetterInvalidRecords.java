@@ -2,7 +2,6 @@ package io.zerolayer.runtime;
 
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.processor.api.Record;
@@ -25,12 +24,7 @@ public final class DeadLetterInvalidRecords implements ProcessingExceptionHandle
 
   @Override
   public void configure(final Map<String, ?> configs) {
-    final Object topic = configs.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
-    if (topic == null) {
-      throw new IllegalArgumentException(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG
-          + " must name the dead-letter topic for " + DeadLetterInvalidRecords.class.getSimpleName());
-    }
-    deadLetterTopic = topic.toString();
+    deadLetterTopic = DeadLetters.topicOf(configs, DeadLetterInvalidRecords.class);
   }
 
   @Override

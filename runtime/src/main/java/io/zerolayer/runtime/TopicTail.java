@@ -92,6 +92,10 @@ public final class TopicTail<V> implements AutoCloseable {
       values.deadLetter(record, "record without a value (a tombstone): every record of " + topic + " needs one");
       return true;
     }
+    if (record.key() == null) {
+      values.deadLetter(record, "record without a key: every record of " + topic + " needs one");
+      return true;
+    }
     final ValueReader.Read<V> read = values.read(record);
     if (read.value() != null) {
       sink.accept(read.value());

@@ -176,6 +176,9 @@ public final class Worker implements AutoCloseable {
       if (record.value() == null) {
         throw new SerializationException("Record on " + record.topic() + " has no value (a tombstone)");
       }
+      if (record.key() == null) {
+        throw new SerializationException("Record on " + record.topic() + " without a key (its instance id)");
+      }
       if (record.topic().equals(dispatchTopic)) {
         start(tasks.deserialize(record.topic(), record.value()));
       } else {

@@ -42,6 +42,9 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
     if (completion == null) {
       throw new InvalidRecordException("completion record without a value (key " + record.key() + ")");
     }
+    if (record.key() == null) {
+      throw new InvalidRecordException("completion record without a key (its instance id)");
+    }
     if (completion.getOutcome() != CompletionOutcome.FINISHED) {
       return;
     }

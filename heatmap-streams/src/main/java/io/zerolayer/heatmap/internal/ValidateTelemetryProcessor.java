@@ -36,6 +36,9 @@ public final class ValidateTelemetryProcessor
     if (sample == null) {
       throw new InvalidRecordException("telemetry record without a value (key " + record.key() + ")");
     }
+    if (record.key() == null) {
+      throw new InvalidRecordException("telemetry record without a key (its instance id)");
+    }
     // The sample time is checked against the record's own timestamp (when it was produced), not
     // the clock at processing: a backlog read late, or read again, is judged as it was written.
     final List<String> problems = validator.problems(sample, record.timestamp());

@@ -57,6 +57,9 @@ public final class RequestRouter {
       if (request == null) {
         throw new SerializationException("Request record has no value (a tombstone)");
       }
+      if (key == null) {
+        throw new SerializationException("Request record without a key (its sequence id)");
+      }
     } catch (final SerializationException e) {
       deadLetter(record, key, e, out, now);
       return;

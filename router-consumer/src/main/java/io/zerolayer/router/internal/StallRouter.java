@@ -63,6 +63,7 @@ public final class StallRouter {
     final StallDetected stall;
     try {
       stall = requireNonNull(stalls.deserialize(record.topic(), record.value()), "stall record has no value");
+      requireNonNull(record.key(), "stall record without a key (its sequence id)");
     } catch (final SerializationException | NullPointerException e) {
       out.send(DeadLetters.of(catalogue.name(Topics.INFERENCE_DLQ), record, e));
       meters.deadLettered();

@@ -78,6 +78,9 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
     if (record.value() == null) {
       throw new InvalidRecordException("token chunk without a value (key " + record.key() + ")");
     }
+    if (record.key() == null) {
+      throw new InvalidRecordException("token chunk without a key (its sequence id)");
+    }
     if (!record.value().getSequenceId().equals(record.key())) {
       // Read as is, it would join the keyed sequence's stream: another sequence's text spliced in.
       throw new InvalidRecordException("token chunk of sequence " + record.value().getSequenceId() + " keyed by "

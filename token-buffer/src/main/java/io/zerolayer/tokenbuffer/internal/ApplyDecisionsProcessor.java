@@ -48,6 +48,9 @@ public final class ApplyDecisionsProcessor implements Processor<String, RoutingD
     if (record.value() == null) {
       throw new InvalidRecordException("routing decision without a value (key " + record.key() + ")");
     }
+    if (record.key() == null) {
+      throw new InvalidRecordException("routing decision without a key (its sequence id)");
+    }
     if (!record.value().getSequenceId().equals(record.key())) {
       throw new InvalidRecordException("decision for sequence " + record.value().getSequenceId() + " keyed by "
           + record.key() + ": a decision is keyed by its sequence id");
