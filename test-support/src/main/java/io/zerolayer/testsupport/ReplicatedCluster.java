@@ -31,7 +31,7 @@ public final class ReplicatedCluster implements AutoCloseable {
     final KafkaCluster nodes = KafkaCluster.start(workDir.resolve("kafka"), NODES);
     nodes.stopOnlyWhenAsked();
     return new ReplicatedCluster(nodes, new TestCluster.Handle(nodes, nodes.bootstrapServers(),
-        shared.registryUrl(), workDir, "rf3-it", ProvisioningProfile.PRODUCTION, StreamsDurability.PRODUCTION));
+        shared.registryUrl(), shared.registryPid(), workDir, "rf3-it", ProvisioningProfile.PRODUCTION, StreamsDurability.PRODUCTION));
   }
 
   /** The cluster as a rig sees it. */

@@ -42,6 +42,7 @@ public final class TestCluster implements BeforeAllCallback, ParameterResolver {
     private final AutoCloseable resources;
     private final String bootstrapServers;
     private final String registryUrl;
+    private final long registryPid;
     private final Path workDir;
     private final String namePrefix;
     private final ProvisioningProfile profile;
@@ -49,8 +50,8 @@ public final class TestCluster implements BeforeAllCallback, ParameterResolver {
 
     /** A single broker's handle: catalogues {@code it<n>-}, one replica of everything. */
     Handle(final AutoCloseable resources, final String bootstrapServers, final String registryUrl,
-        final Path workDir) {
-      this(resources, bootstrapServers, registryUrl, workDir, "it", ProvisioningProfile.LOCAL,
+        final long registryPid, final Path workDir) {
+      this(resources, bootstrapServers, registryUrl, registryPid, workDir, "it", ProvisioningProfile.LOCAL,
           StreamsDurability.SINGLE_BROKER);
     }
 
@@ -60,11 +61,12 @@ public final class TestCluster implements BeforeAllCallback, ParameterResolver {
      * @param durability replicas of the streams apps' own topics, and standbys
      */
     Handle(final AutoCloseable resources, final String bootstrapServers, final String registryUrl,
-        final Path workDir, final String namePrefix, final ProvisioningProfile profile,
+        final long registryPid, final Path workDir, final String namePrefix, final ProvisioningProfile profile,
         final StreamsDurability durability) {
       this.resources = resources;
       this.bootstrapServers = bootstrapServers;
       this.registryUrl = registryUrl;
+      this.registryPid = registryPid;
       this.workDir = workDir;
       this.namePrefix = namePrefix;
       this.profile = profile;
@@ -98,6 +100,11 @@ public final class TestCluster implements BeforeAllCallback, ParameterResolver {
 
     public String registryUrl() {
       return registryUrl;
+    }
+
+    /** Process id of the registry's JVM, to pause it ({@code kill -STOP}) and let it go on. */
+    public long registryPid() {
+      return registryPid;
     }
 
     /**
@@ -145,10 +152,10 @@ public final class TestCluster implements BeforeAllCallback, ParameterResolver {
         return new Handle(() -> {
           registry.close();
           kafka.stop();
-        }, kafka.getBootstrapServers(), registry.url(), workDir);
+        }, kafka.getBootstrapServers(), registry.url(), registry.pid(), workDir);
       }
       final LocalCluster cluster = LocalCluster.start(workDir);
-      return new Handle(cluster, cluster.bootstrapServers(), cluster.registryUrl(), workDir);
+      return new Handle(cluster, cluster.bootstrapServers(), cluster.registryUrl(), cluster.registryPid(), workDir);
     } catch (final IOException e) {
       throw new UncheckedIOException(e);
     }

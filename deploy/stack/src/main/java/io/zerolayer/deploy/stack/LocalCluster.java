@@ -118,6 +118,11 @@ public final class LocalCluster implements AutoCloseable {
     return registry.url();
   }
 
+  /** Process id of the registry's JVM, for a test that makes it unreachable. */
+  public long registryPid() {
+    return registry.pid();
+  }
+
   @Override
   public void close() {
     try {
