@@ -8,6 +8,8 @@ import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.fleet.GpuProfile;
+import io.zerolayer.fleet.TextModel;
+import io.zerolayer.router.RouterConfig;
 import io.zerolayer.testsupport.ExpectedText;
 import io.zerolayer.testsupport.PipelineRig;
 import io.zerolayer.testsupport.TestCluster;
@@ -38,7 +40,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The schema registry stops answering ({@code kill -STOP}) for 30 s while long sequences stream
+ * The schema registry stops answering ({@code kill -STOP}) for 30 s while 8,000-token sequences stream
  * on two instances: during the outage, new requests are dispatched to the workers and
  * {@code CANCEL}s for half the running sequences reach both, as the gateway sends them, written by a newer writer whose schema id the worker has never seen,
  * so that it cannot read them until the registry is back. Every {@code CANCEL} is then applied (its
@@ -50,14 +52,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RegistryOutageIT {
 
   private static final int RUNNING = 6;
-  private static final int LONG_ANSWER = 4_000;
+  /** Tokens of each long sequence: some 80 s of decoding, well past the outage and the CANCELs read after it. */
+  private static final int LONG_ANSWER = 8_000;
   private static final long OUTAGE_MS = 30_000;
 
   @Test
-  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  @Timeout(value = 6, unit = TimeUnit.MINUTES)
   void shouldApplyEveryCancelReadDuringARegistryOutageOnceItIsBack(final TestCluster.Handle cluster)
       throws Exception {
-    try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard()).start()) {
+    try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard())
+        .routerSettings(Map.of(RouterConfig.MAX_OUTPUT_TOKENS, LONG_ANSWER)).start()) {
       final Map<String, InferenceRequest> requests = new HashMap<>();
       final Map<String, CompletableFuture<Response>> answers = new HashMap<>();
       for (int i = 0; i < RUNNING; i++) {
@@ -121,9 +125,15 @@ class RegistryOutageIT {
 
   private static void submit(final PipelineRig rig, final String id, final int maxOutputTokens,
       final Map<String, InferenceRequest> requests, final Map<String, CompletableFuture<Response>> answers) {
+    // A seed whose text runs to the limit: the simulated model may stop at half of it.
+    final String prompt = "Go on for a while, " + id;
+    long seed = id.hashCode();
+    while (TextModel.length(prompt, seed, maxOutputTokens) < maxOutputTokens) {
+      seed++;
+    }
     final InferenceRequest request = InferenceRequest.newBuilder().setSequenceId(id).setTenantId("t")
-        .setApiKey(TestTenants.key("t")).setPrompt("Go on for a while, " + id).setMaxOutputTokens(maxOutputTokens)
-        .setSeed(id.hashCode()).setSubmittedAtMs(System.currentTimeMillis()).build();
+        .setApiKey(TestTenants.key("t")).setPrompt(prompt).setMaxOutputTokens(maxOutputTokens)
+        .setSeed(seed).setSubmittedAtMs(System.currentTimeMillis()).build();
     requests.put(id, request);
     answers.put(id, rig.client().submit(request));
   }
