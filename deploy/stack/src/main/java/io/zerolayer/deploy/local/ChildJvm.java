@@ -128,11 +128,7 @@ public final class ChildJvm implements AutoCloseable {
    * waits until they are gone.
    */
   public void kill() {
-    try {
-      Runtime.getRuntime().removeShutdownHook(shutdownHook);
-    } catch (final IllegalStateException e) {
-      // Already shutting down: the hook finds the child gone.
-    }
+    stopOnlyWhenAsked();
     final List<ProcessHandle> descendants = process.descendants().toList();
     descendants.forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
