@@ -6,7 +6,7 @@ import picocli.CommandLine;
 /** The {@code zerolayer} command line. */
 @Command(name = "zerolayer", mixinStandardHelpOptions = true, version = "zerolayer 0.1.0",
     description = "Latency-aware routing for fleets of LLM inference servers, on Apache Kafka.",
-    subcommands = {UpCommand.class, TopicsCommand.class, BenchRouterCommand.class, BenchLatencyCommand.class, BenchCutoverCommand.class,
+    subcommands = {UpCommand.class, ChaosCommand.class, TopicsCommand.class, BenchRouterCommand.class, BenchLatencyCommand.class, BenchCutoverCommand.class,
         BenchHeatmapCommand.class, BenchGatewayCommand.class, BenchCommand.class})
 public final class ZerolayerCli {
 

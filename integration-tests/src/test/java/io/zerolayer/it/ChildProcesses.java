@@ -34,21 +34,16 @@ final class ChildProcesses {
             FleetConfig.ID_PREFIX, "proc-"));
   }
 
-  /** token-buffer on the rig's state directory, so that a restart finds its stores. */
-  static ChildApp tokenBuffer(final PipelineRig rig) throws Exception {
-    return tokenBuffer(rig, "token-buffer");
-  }
-
   /**
-   * token-buffer with its stores in {@code <state dir>/<dir>}, so that a restart finds them and
-   * another instance of the app beside it keeps its own; its topics as durable as the rig's cluster allows.
+   * token-buffer with its stores in {@code <state dir>/token-buffer}, so that a restart finds them;
+   * its topics as durable as the rig's cluster allows.
    */
-  static ChildApp tokenBuffer(final PipelineRig rig, final String dir) throws Exception {
+  static ChildApp tokenBuffer(final PipelineRig rig) throws Exception {
     final Map<String, Object> settings = new HashMap<>(rig.durability().settings(TokenBufferConfig.PREFIX));
     settings.putAll(Map.of(TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
-        TokenBufferConfig.STATE_DIR, rig.stateDir().resolve(dir).toString(),
+        TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString(),
         TokenBufferConfig.QUERY_TOKEN, TenantSignature.newSecret()));
-    return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve(dir + ".log"),
+    return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve("token-buffer.log"),
         TokenBufferConfig.HTTP_PORT, settings);
   }
 

@@ -20,6 +20,12 @@ import io.zerolayer.testsupport.PipelineRig;
 import io.zerolayer.testsupport.RecordCollector;
 import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.testsupport.TestTenants;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,6 +39,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.avro.util.RandomData;
@@ -57,6 +68,12 @@ class DeadLetterIT {
   /** The inputs where a tombstone means nothing: all but the compacted ones, where it removes a key. */
   private static final List<Topic<String, ?>> VALUED_INPUTS = INPUTS.stream()
       .filter(t -> t != Topics.INSTANCE_SCORES && t != Topics.SEQUENCE_HOLDS).toList();
+  /** The inputs whose values hold an enum, which a newer writer may add a symbol to. */
+  private static final List<Topic<String, ?>> ENUM_INPUTS = List.of(Topics.COMPLETIONS, Topics.DECISIONS,
+      Topics.TOKENS, Topics.DISPATCH, Topics.COMMANDS, Topics.INSTANCE_SCORES, Topics.KV_EVENTS);
+  /** The inputs keyed by instance, of which a worker reads only its own instances' partitions. */
+  private static final List<Topic<String, ?>> WORKER_INPUTS = List.of(Topics.DISPATCH, Topics.COMMANDS);
+  private static final String NEWER_SYMBOL = "FROM_A_NEWER_WRITER";
   /** The inputs heatmap-streams reads, whose dead letters go to the telemetry dead-letter topic. */
   private static final List<Topic<String, ?>> HEATMAP_INPUTS = List.of(Topics.TELEMETRY, Topics.COMPLETIONS);
 
@@ -67,7 +84,6 @@ class DeadLetterIT {
     try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard()).start()) {
       final TopicCatalogue catalogue = rig.catalogue();
       final ContractSerdes serdes = rig.serdes();
-      final InferenceClient client = rig.client();
       final KafkaProducer<byte[], byte[]> raw = rig.open(rawProducer(rig.settings()));
       final RecordCollector<byte[], byte[]> telemetryDlq = rig.collectRaw(Topics.TELEMETRY_DLQ);
       final RecordCollector<byte[], byte[]> inferenceDlq = rig.collectRaw(Topics.INFERENCE_DLQ);
@@ -139,8 +155,8 @@ class DeadLetterIT {
       });
       assertThat(all).anySatisfy(r -> assertThat(header(r, DeadLetters.MESSAGE)).contains("schema id 999999"));
 
-      // And every app goes on: new requests are still routed and answered
-      assertStillServing(client, "after-dlq-");
+      // And every app goes on: new requests are still routed and answered, and no task failed
+      assertEveryAppGoesOn(rig, "after-dlq-");
     }
   }
 
@@ -188,8 +204,108 @@ class DeadLetterIT {
             assertThat(header(r, DeadLetters.VALUE_BYTES)).isEqualTo(String.valueOf(large.length));
           });
 
-      // And every app goes on: new requests are still routed and answered
-      assertStillServing(rig.client(), "after-poison-");
+      // And every app goes on: new requests are still routed and answered, and no task failed
+      assertEveryAppGoesOn(rig, "after-poison-");
+    }
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void shouldReadEnumSymbolsANewerWriterAddedInsteadOfDeadLetteringThem(final TestCluster.Handle cluster)
+      throws Exception {
+    try (PipelineRig rig = PipelineRig.on(cluster).fleet(2, List.of("zone-a"), GpuProfile.standard()).start()) {
+      final TopicCatalogue catalogue = rig.catalogue();
+      final KafkaProducer<byte[], byte[]> raw = rig.open(rawProducer(rig.settings()));
+      final RecordCollector<byte[], byte[]> telemetryDlq = rig.collectRaw(Topics.TELEMETRY_DLQ);
+      final RecordCollector<byte[], byte[]> inferenceDlq = rig.collectRaw(Topics.INFERENCE_DLQ);
+      final Random random = new Random(11);
+
+      // Given, on every input topic whose value holds an enum, a record from a newer writer whose
+      // schema has one more symbol in each enum, which the record uses, and after it garbage on the
+      // same partition, whose dead letter tells that the record before it was read. Keyed by an
+      // instance that does not run, so that no app acts on the random values.
+      final List<String> newer = new ArrayList<>();
+      for (final Topic<String, ?> topic : ENUM_INPUTS) {
+        final String name = catalogue.name(topic);
+        final Schema schema = newerWriter(SpecificData.get().getSchema(topic.valueType()));
+        final int schemaId = rig.serdes().registry().register(name + "-value", schema);
+        final int partition = partitionOf(WORKER_INPUTS.contains(topic) ? "gpu-0" : "gpu-9", topic);
+        final byte[] key = "gpu-9".getBytes(StandardCharsets.UTF_8);
+        final byte[] value = wire(schemaId, encode(schema, withNewerSymbols(schema,
+            new RandomData(schema, 1, random.nextLong()).iterator().next())));
+        newer.add(origin(name, partition, raw.send(new ProducerRecord<>(name, partition, key, value)).get().offset()));
+        raw.send(new ProducerRecord<>(name, partition, key, "garbage".getBytes(StandardCharsets.UTF_8))).get();
+      }
+
+      // Then the garbage behind each is dead-lettered, so each was read
+      final int heatmapInputs = (int) ENUM_INPUTS.stream().filter(HEATMAP_INPUTS::contains).count();
+      awaitLetters(telemetryDlq, heatmapInputs);
+      awaitLetters(inferenceDlq, ENUM_INPUTS.size() - heatmapInputs);
+      // And none was dead-lettered for its symbol: a reader takes an enum's default for a symbol it does not know
+      final List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>(telemetryDlq.records());
+      all.addAll(inferenceDlq.records());
+      assertThat(all).filteredOn(r -> newer.contains(origin(header(r, DeadLetters.TOPIC),
+              Integer.parseInt(header(r, DeadLetters.PARTITION)), Long.parseLong(header(r, DeadLetters.OFFSET)))))
+          .allSatisfy(r -> {
+            assertThat(header(r, DeadLetters.MESSAGE)).doesNotContain(NEWER_SYMBOL);
+            assertThat(header(r, DeadLetters.EXCEPTION)).doesNotContain("Serialization");
+          });
+
+      // And every app goes on: new requests are still routed and answered, and no task failed
+      assertEveryAppGoesOn(rig, "after-newer-");
+    }
+  }
+
+  /** The schema with {@link #NEWER_SYMBOL} added to each of its enums, as a newer writer has it. */
+  private static Schema newerWriter(final Schema schema) {
+    final String json = schema.toString().replaceAll("(\"symbols\":\\[[^\\]]*)\\]", "$1,\"" + NEWER_SYMBOL + "\"]");
+    final Schema newer = new Schema.Parser().parse(json);
+    assertThat(json).as("enums of %s", schema.getName()).contains(NEWER_SYMBOL);
+    return newer;
+  }
+
+  /** The record with every enum field at the top level, or in a union there, set to {@link #NEWER_SYMBOL}. */
+  private static GenericRecord withNewerSymbols(final Schema schema, final Object random) {
+    final GenericRecord record = (GenericRecord) random;
+    for (final Schema.Field field : schema.getFields()) {
+      final Schema type = field.schema();
+      final List<Schema> branches = type.getType() == Schema.Type.UNION ? type.getTypes() : List.of(type);
+      branches.stream().filter(branch -> branch.getType() == Schema.Type.ENUM).findFirst()
+          .ifPresent(anEnum -> record.put(field.name(), new GenericData.EnumSymbol(anEnum, NEWER_SYMBOL)));
+    }
+    return record;
+  }
+
+  private static byte[] encode(final Schema schema, final GenericRecord record) throws IOException {
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    final BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+    new GenericDatumWriter<GenericRecord>(schema).write(record, encoder);
+    encoder.flush();
+    return bytes.toByteArray();
+  }
+
+  private static String origin(final String topic, final int partition, final long offset) {
+    return topic + "-" + partition + "@" + offset;
+  }
+
+  /**
+   * New requests are still routed and answered; every app of the rig answers ready, and no stream
+   * thread of heatmap-streams or token-buffer failed: a poison record is set aside, not retried
+   * until the app gives up.
+   */
+  private static void assertEveryAppGoesOn(final PipelineRig rig, final String idPrefix) throws Exception {
+    assertStillServing(rig.client(), idPrefix);
+    final HttpClient http = HttpClient.newHttpClient();
+    for (final Map.Entry<String, String> app : rig.pipeline().metricsUrls().entrySet()) {
+      final String metrics = http.send(HttpRequest.newBuilder(URI.create(app.getValue())).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      final String ready = app.getValue().replace("/metrics", "/ready");
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(ready)).build(), HttpResponse.BodyHandlers.ofString())
+          .statusCode()).as("%s ready", app.getKey()).isEqualTo(200);
+      if (!"router".equals(app.getKey())) {
+        assertThat(metrics.lines().filter(line -> line.startsWith("zerolayer_streams_thread_failures_total")))
+            .as("%s's failed stream threads", app.getKey()).singleElement().asString().endsWith(" 0.0");
+      }
     }
   }
 

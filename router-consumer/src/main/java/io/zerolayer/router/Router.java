@@ -163,9 +163,13 @@ public final class Router implements AutoCloseable {
       while (running && !heatmap.awaitReady(Duration.ofMillis(200))) {
         failIfHeatmapFailed();
       }
+      final long initNanos = System.nanoTime();
+      // Fences a predecessor with the same transactional id, aborting its open transaction.
       producer.initTransactions();
       consumer.subscribe(List.of(requestTopic, stallTopic, holdsFeed.topic()), holdsFeed);
       started.countDown();
+      LOG.info("Router {} takes requests (transactions initialised, any predecessor fenced, in {} ms)",
+          loop.getName(), (System.nanoTime() - initNanos) / 1_000_000);
       while (running) {
         failIfHeatmapFailed();
         final ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));

@@ -2,6 +2,7 @@ package io.zerolayer.runtime;
 
 import static java.util.Objects.requireNonNull;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
 import java.util.Map;
@@ -31,6 +32,7 @@ public final class StreamsApp implements AutoCloseable {
   private final CountDownLatch running = new CountDownLatch(1);
   private final StreamThreadFailures failures = new StreamThreadFailures();
   private final CompletableFuture<KafkaStreams.State> failure = new CompletableFuture<>();
+  private final Counter threadFailures;
 
   /**
    * Starts the topology and the app's HTTP server.
@@ -40,6 +42,8 @@ public final class StreamsApp implements AutoCloseable {
   public StreamsApp(final Topology topology, final Map<String, Object> props, final MetricsServer server) {
     requireNonNull(topology, "topology");
     this.server = requireNonNull(server, "server");
+    threadFailures = Counter.builder("zerolayer.streams.thread.failures")
+        .description("Stream threads that failed (each is replaced, or the app stops)").register(server.registry());
     final Properties properties = new Properties();
     properties.putAll(props);
     streams = new KafkaStreams(topology, properties);
@@ -48,6 +52,7 @@ public final class StreamsApp implements AutoCloseable {
       // store cannot be kept up to date stops (state ERROR) rather than serve stale data.
       final boolean global = Thread.currentThread().getName().endsWith("GlobalStreamThread");
       final StreamThreadExceptionResponse response = failures.failed(e, global, System.currentTimeMillis());
+      threadFailures.increment();
       if (response == StreamThreadExceptionResponse.SHUTDOWN_CLIENT) {
         LOG.error(global ? "The global store thread failed; stopping the app" : "A stream thread failed more than "
             + StreamThreadFailures.MAX_FAILURES + " times in " + StreamThreadFailures.WINDOW + "; stopping the app",

@@ -12,6 +12,7 @@ import java.security.CodeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
@@ -41,8 +42,17 @@ public final class ChildJvm implements AutoCloseable {
 
   /** Starts the child; it runs until {@link #stop()}, until it exits, or until this JVM ends. */
   public static ChildJvm start(final JvmSpec spec, final Path workDir) {
+    return start(spec, workDir, Map.of());
+  }
+
+  /**
+   * As {@link #start(JvmSpec, Path)}, with {@code environment} added to this JVM's environment
+   * (the project's apps read their settings from there).
+   */
+  public static ChildJvm start(final JvmSpec spec, final Path workDir, final Map<String, String> environment) {
     requireNonNull(spec, "spec");
     requireNonNull(workDir, "workDir");
+    requireNonNull(environment, "environment");
     final Path logFile = workDir.toAbsolutePath().resolve(spec.name() + ".log");
     final List<String> command = inOwnSession(spec.commandLine(javaLauncher(), parentGuardLocation(),
         ProcessHandle.current().pid()));
@@ -50,11 +60,12 @@ public final class ChildJvm implements AutoCloseable {
       Files.createDirectories(workDir);
       Files.writeString(logFile, "# " + String.join(" ", command) + System.lineSeparator(),
           StandardCharsets.UTF_8);
-      final Process process = new ProcessBuilder(command)
+      final ProcessBuilder builder = new ProcessBuilder(command)
           .directory(workDir.toFile())
           .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-          .start();
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+      builder.environment().putAll(environment);
+      final Process process = builder.start();
       process.getOutputStream().close();
       return new ChildJvm(spec.name(), process, logFile);
     } catch (final IOException e) {

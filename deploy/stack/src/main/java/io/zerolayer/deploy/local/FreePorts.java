@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Picks ports on 127.0.0.1 that are free at the moment of asking. */
-final class FreePorts {
+public final class FreePorts {
 
   static final String HOST = "127.0.0.1";
 
@@ -19,7 +19,7 @@ final class FreePorts {
    * Distinct free ports. Another process may take one before the child binds it; the child then
    * fails to start and its log says "Address already in use".
    */
-  static List<Integer> pick(final int count) {
+  public static List<Integer> pick(final int count) {
     final List<ServerSocket> sockets = new ArrayList<>();
     try {
       // All sockets stay open until every port is chosen, so the ports are distinct.

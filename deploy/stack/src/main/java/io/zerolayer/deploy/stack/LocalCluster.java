@@ -118,6 +118,18 @@ public final class LocalCluster implements AutoCloseable {
     return registry.url();
   }
 
+  /**
+   * The Kafka nodes, to kill and restart one.
+   *
+   * @throws IllegalStateException on a single broker, which cannot lose a node and keep serving
+   */
+  public KafkaCluster nodes() {
+    if (kafka instanceof KafkaCluster nodes) {
+      return nodes;
+    }
+    throw new IllegalStateException("A single broker has no node to spare; start three (--brokers 3)");
+  }
+
   /** Process id of the registry's JVM, for a test that makes it unreachable. */
   public long registryPid() {
     return registry.pid();
