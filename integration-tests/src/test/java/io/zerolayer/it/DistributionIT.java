@@ -104,6 +104,21 @@ class DistributionIT {
     }
   }
 
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void shouldRunTheDemoFromTheArchiveOutsideTheSourceTree() throws Exception {
+    // Given a working directory with no project above it, so the registry can only come from the archive
+    assertThat(dir.resolve("deploy")).doesNotExist();
+
+    // When the launcher runs the embedded default, which sends its requests and stops
+    final Run up = run(List.of("up", "--exit", "--instances", "2", "--requests", "2", "--work-dir",
+        dir.resolve("up").toString()), dir);
+
+    // Then it started the registry and broker, served the requests and stopped cleanly
+    assertThat(up.exit()).as(up.output()).isZero();
+    assertThat(up.output()).contains("Schema registry answers at", "==> Sending 2 requests", "==> Up.");
+  }
+
   private record App(String name, String portKey, Map<String, ?> settings) {
   }
 
@@ -125,11 +140,16 @@ class DistributionIT {
   }
 
   private Run run(final List<String> args) throws Exception {
+    return run(args, Path.of("").toAbsolutePath());
+  }
+
+  /** Runs the launcher in {@code workingDir} and waits until it ends. */
+  private Run run(final List<String> args, final Path workingDir) throws Exception {
     final List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
     command.addAll(args);
     final Path log = dir.resolve("run-" + System.nanoTime() + ".log");
     final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(log.toFile());
+        .redirectOutput(log.toFile()).directory(workingDir.toFile());
     builder.environment().put("JAVA", ChildApp.javaCommand());
     final Process process = builder.start();
     assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("bin/zerolayer %s ended", args).isTrue();
