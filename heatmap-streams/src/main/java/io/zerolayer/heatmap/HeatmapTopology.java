@@ -112,7 +112,10 @@ public final class HeatmapTopology {
             READ_COMPLETIONS);
     addStores(topology, config, serdes);
     addSinks(topology, catalogue, serdes);
-    topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE_SCORES_GLOBAL_STORE),
+    // In memory: one row per instance, read back from the compacted topic at each start. On disk,
+    // Kafka Streams 4.3 under exactly-once cannot reopen it after a kill -9 and stops the app at
+    // every restart (KAFKA-21034).
+    topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(INSTANCE_SCORES_GLOBAL_STORE),
             serdes.key(), serdes.value(InstanceScore.class)).withLoggingDisabled(), READ_SCORES,
         serdes.key().deserializer(), new ByteArrayDeserializer(), catalogue.name(Topics.INSTANCE_SCORES), KEEP_SCORES,
         () -> new KeepLatestProcessor<>(INSTANCE_SCORES_GLOBAL_STORE, catalogue.name(Topics.INSTANCE_SCORES),

@@ -83,7 +83,8 @@ public final class TokenBufferTopology {
         .addSink(WRITE_STALLS, catalogue.name(Topics.STALLS), serdes.key().serializer(), values, ACCEPT_TOKENS)
         .addSink(WRITE_HOLDS, catalogue.name(Topics.SEQUENCE_HOLDS), serdes.key().serializer(), values,
             APPLY_DECISIONS, ACCEPT_TOKENS)
-        .addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE_SCORES_GLOBAL_STORE),
+        // In memory, as heatmap-streams' (HeatmapTopology): on disk it cannot be reopened after a kill -9.
+        .addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(INSTANCE_SCORES_GLOBAL_STORE),
                 serdes.key(), serdes.value(InstanceScore.class)).withLoggingDisabled(), READ_SCORES,
             serdes.key().deserializer(), new ByteArrayDeserializer(), catalogue.name(Topics.INSTANCE_SCORES),
             KEEP_SCORES, () -> new KeepLatestProcessor<>(INSTANCE_SCORES_GLOBAL_STORE,
