@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.deploy.broker.BrokerRuntime;
 import io.zerolayer.deploy.stack.PipelineNames;
 import io.zerolayer.fleet.FleetConfig;
 import io.zerolayer.gateway.GatewayConfig;
@@ -107,8 +108,13 @@ class DistributionIT {
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void shouldRunTheDemoFromTheArchiveOutsideTheSourceTree() throws Exception {
-    // Given a working directory with no project above it, so the registry can only come from the archive
+    // Given a working directory with no project above it, so the registry can only come from the
+    // archive, and the archive holding every jar of the broker's classpath (for a machine without
+    // the local Maven repository)
     assertThat(dir.resolve("deploy")).doesNotExist();
+    final Path kafka = LAUNCHER.getParent().resolveSibling("kafka");
+    assertThat(BrokerRuntime.classpath()).allSatisfy(jar -> assertThat(kafka.resolve(jar.getFileName().toString()))
+        .isRegularFile());
 
     // When the launcher runs the embedded default, which sends its requests and stops
     final Run up = run(List.of("up", "--exit", "--instances", "2", "--requests", "2", "--work-dir",

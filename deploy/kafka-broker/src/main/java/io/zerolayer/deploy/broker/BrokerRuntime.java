@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -32,20 +33,34 @@ public final class BrokerRuntime {
   }
 
   /**
-   * The broker's runtime classpath: absolute paths of jars in the local Maven repository.
+   * Environment variable naming a directory that holds the broker's jars under their repository
+   * names (a distribution's {@code kafka/}), where the local Maven repository lacks them.
+   */
+  public static final String LIB_ENV = "ZEROLAYER_BROKER_LIB";
+
+  /**
+   * The broker's runtime classpath: each jar from the local Maven repository, else from the
+   * directory {@link #LIB_ENV} names.
    *
-   * @throws IllegalStateException if the resource is missing or names a jar that no longer exists,
-   *     with the command that rebuilds it
+   * @throws IllegalStateException if the resource is missing or names a jar found in neither
+   *     place, with the command that rebuilds it
    */
   public static List<Path> classpath() {
-    final List<Path> entries = parse(readResource());
-    final List<Path> missing = entries.stream().filter(path -> !Files.exists(path)).toList();
+    return resolve(parse(readResource()), Optional.ofNullable(System.getenv(LIB_ENV)).filter(dir -> !dir.isBlank())
+        .map(Path::of));
+  }
+
+  static List<Path> resolve(final List<Path> entries, final Optional<Path> lib) {
+    final List<Path> resolved = entries.stream().map(path -> Files.exists(path) ? path
+        : lib.map(dir -> dir.resolve(path.getFileName().toString())).filter(Files::exists).orElse(path)).toList();
+    final List<Path> missing = resolved.stream().filter(path -> !Files.exists(path)).toList();
     if (!missing.isEmpty()) {
       throw new IllegalStateException("The Kafka broker classpath names " + missing.size()
-          + " jar(s) that are not in the local Maven repository, e.g. " + missing.get(0)
-          + ". Re-resolve them with: " + REBUILD);
+          + " jar(s) that are not in the local Maven repository" + lib.map(dir -> " or in " + dir).orElse("")
+          + ", e.g. " + missing.get(0) + ". Re-resolve them with: " + REBUILD + ", or point " + LIB_ENV
+          + " at a distribution's kafka/ directory");
     }
-    return entries;
+    return resolved;
   }
 
   static List<Path> parse(final String classpath) {

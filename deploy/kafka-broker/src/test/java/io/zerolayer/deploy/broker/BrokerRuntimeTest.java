@@ -1,13 +1,16 @@
 package io.zerolayer.deploy.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BrokerRuntimeTest {
 
@@ -33,6 +36,23 @@ class BrokerRuntimeTest {
   @Test
   void shouldShipTheBrokerLoggingConfiguration() {
     assertThat(BrokerRuntime.class.getClassLoader().getResource(BrokerRuntime.LOG_CONFIG_RESOURCE)).isNotNull();
+  }
+
+  @Test
+  void shouldTakeAJarMissingFromTheRepositoryFromTheLibDirectory(@TempDir final Path dir) throws Exception {
+    final Path present = Files.createFile(dir.resolve("present-1.0.jar"));
+    final Path lib = Files.createDirectories(dir.resolve("kafka"));
+    final Path shipped = Files.createFile(lib.resolve("shipped-2.0.jar"));
+
+    assertThat(BrokerRuntime.resolve(List.of(present, dir.resolve("repo").resolve("shipped-2.0.jar")),
+        Optional.of(lib))).containsExactly(present, shipped);
+  }
+
+  @Test
+  void shouldNameAJarFoundNowhereAndTheFix(@TempDir final Path dir) {
+    assertThatThrownBy(() -> BrokerRuntime.resolve(List.of(dir.resolve("gone-1.0.jar")), Optional.of(dir)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("gone-1.0.jar").hasMessageContaining(BrokerRuntime.LIB_ENV);
   }
 
   @Test
