@@ -53,8 +53,10 @@ public final class ChaosReport {
     out.printf("%,d sequences: %d lost, %d duplicated, %d reordered, %d spliced, %d unanswered"
         + " (%d throttled at the door before any token and sent again after their retry time); "
         + "%d faults after which nothing was served%n", verdict.sent(), verdict.lost(), verdict.duplicated(),
-        verdict.reordered(), verdict.spliced(), verdict.unanswered(), verdict.resent(),
+        verdict.reordered(), verdict.spliced(), verdict.unanswered().size(), verdict.resent(),
         faults.stream().filter(fault -> fault.servingAgainMs() < 0).count());
+    verdict.unanswered().forEach(sequence -> out.println("  unanswered " + sequence.sequenceId() + ": "
+        + sequence.what()));
   }
 
   /** Every fault, one per line: {@code n,kind,target,at_ms,repaired_ms,serving_again_ms}. */

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -83,6 +84,12 @@ public final class ChaosRun {
       TimeUnit.SECONDS.sleep(2);
       out.println("==> Checking every sequence's stream against the simulated model's text");
       final LoadVerdict verdict = load.verdict(ANSWER_WAIT);
+      if (!verdict.unanswered().isEmpty()) {
+        final Path trace = target.workDir().resolve("unanswered-sequences.txt");
+        SequenceTrace.write(target.settings(), serdes, verdict.unanswered().stream()
+            .map(LoadVerdict.Unanswered::sequenceId).collect(Collectors.toSet()), trace);
+        out.println("==> Every committed record of the unanswered sequences: " + trace);
+      }
       return new ChaosReport(faults.stream()
           .map(fault -> fault.servingAgainAfter(load.servingAgainAfter(fault.atMs()).orElse(-1))).toList(),
           verdict);

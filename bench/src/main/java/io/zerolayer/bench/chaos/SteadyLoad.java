@@ -8,6 +8,10 @@ import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -95,10 +99,11 @@ public final class SteadyLoad implements AutoCloseable {
   }
 
   /**
-   * Stops sending and checks every sequence; a request throttled at the door (before any token)
-   * is sent again after its retry time, as a client does.
+   * Stops sending and checks every sequence. All answers are awaited at once against one
+   * deadline; a request throttled at the door (before any token) is sent again after its retry
+   * time, as a client does, and awaited against a fresh deadline.
    *
-   * @param wait how long to wait for each answer
+   * @param wait how long, after the last sequence was sent, every answer may take
    */
   public LoadVerdict verdict(final Duration wait) throws InterruptedException {
     sending.set(false);
@@ -107,25 +112,36 @@ public final class SteadyLoad implements AutoCloseable {
     } catch (final ExecutionException | TimeoutException e) {
       throw new IllegalStateException("The load's sender did not stop: " + e.getMessage(), e);
     }
+    final Map<String, String> latest = new LinkedHashMap<>();
+    sequenceIds.forEach(id -> latest.put(id, id));
+    final Map<String, Response> responses = awaitAll(latest.values(), wait);
+    int resent = 0;
+    for (int retry = 1; retry <= RETRIES_AT_THE_DOOR; retry++) {
+      final List<String> throttled = latest.keySet().stream()
+          .filter(first -> throttledAtTheDoor(responses.get(latest.get(first)))).toList();
+      if (throttled.isEmpty()) {
+        break;
+      }
+      TimeUnit.MILLISECONDS.sleep(throttled.stream()
+          .mapToLong(first -> responses.get(latest.get(first)).last().getRetryAfterMs()).max().orElse(0));
+      for (final String first : throttled) {
+        resent++;
+        final String id = first + "-again-" + retry;
+        latest.put(first, id);
+        send(InferenceRequest.newBuilder(requests.get(first)).setSequenceId(id)
+            .setSubmittedAtMs(System.currentTimeMillis()).build());
+      }
+      responses.putAll(awaitAll(throttled.stream().map(latest::get).toList(), wait));
+    }
     int lost = 0;
     int duplicated = 0;
     int reordered = 0;
     int spliced = 0;
-    int unanswered = 0;
-    int resent = 0;
-    for (final String first : sequenceIds) {
-      String id = first;
-      Response response = await(id, wait);
-      for (int retry = 1; retry <= RETRIES_AT_THE_DOOR && throttledAtTheDoor(response); retry++) {
-        resent++;
-        TimeUnit.MILLISECONDS.sleep(response.last().getRetryAfterMs());
-        id = first + "-again-" + retry;
-        send(InferenceRequest.newBuilder(requests.get(first)).setSequenceId(id)
-            .setSubmittedAtMs(System.currentTimeMillis()).build());
-        response = await(id, wait);
-      }
+    final List<LoadVerdict.Unanswered> unanswered = new ArrayList<>();
+    for (final String id : latest.values()) {
+      final Response response = responses.get(id);
       if (response == null || response.outcome() == RoutingOutcome.REJECTED || throttledAtTheDoor(response)) {
-        unanswered++;
+        unanswered.add(new LoadVerdict.Unanswered(id, describe(id, response)));
         continue;
       }
       final StreamCheck check = StreamCheck.of(requests.get(id), seen.getOrDefault(id, List.of()));
@@ -137,12 +153,37 @@ public final class SteadyLoad implements AutoCloseable {
     return new LoadVerdict(sequenceIds.size(), lost, duplicated, reordered, spliced, unanswered, resent);
   }
 
-  private Response await(final String sequenceId, final Duration wait) throws InterruptedException {
-    try {
-      return answers.get(sequenceId).get(wait.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (final ExecutionException | TimeoutException e) {
-      return null;
+  /** Every answer that comes before one deadline; a sequence without one is left out. */
+  private Map<String, Response> awaitAll(final Collection<String> sequenceIds, final Duration wait)
+      throws InterruptedException {
+    final long deadline = System.nanoTime() + wait.toNanos();
+    final Map<String, Response> answered = new HashMap<>();
+    for (final String id : sequenceIds) {
+      try {
+        answered.put(id, answers.get(id).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+      } catch (final ExecutionException | TimeoutException e) {
+        // unanswered: described by the verdict
+      }
     }
+    return answered;
+  }
+
+  /** What the client of an unanswered sequence had: when it was sent, its chunks and the last of them. */
+  private String describe(final String sequenceId, final Response response) {
+    final InferenceRequest request = requests.get(sequenceId);
+    final List<ResponseChunk> chunks = seen.getOrDefault(sequenceId, List.of());
+    final String last = chunks.isEmpty() ? "no chunk" : describe(chunks.get(chunks.size() - 1));
+    final String answer = response == null ? "no final answer" : "final answer " + response.outcome()
+        + (response.last().getReason() == null ? "" : " (" + response.last().getReason() + ")");
+    return "sent at %d (%d tokens asked): %s; %d chunks, %d tokens; last %s".formatted(
+        request.getSubmittedAtMs(), request.getMaxOutputTokens(), answer, chunks.size(),
+        chunks.stream().mapToInt(chunk -> chunk.getTokens().size()).sum(), last);
+  }
+
+  private static String describe(final ResponseChunk chunk) {
+    return "from %s epoch %d at index %d (+%d)%s at %d".formatted(chunk.getInstanceId(), chunk.getEpoch(),
+        chunk.getStartIndex(), chunk.getTokens().size(), chunk.getLast() ? " final " + chunk.getOutcome() : "",
+        chunk.getEmittedAtMs());
   }
 
   private static boolean throttledAtTheDoor(final Response response) {
