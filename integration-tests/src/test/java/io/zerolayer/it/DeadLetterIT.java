@@ -111,21 +111,30 @@ class DeadLetterIT {
           serdes.value(Topics.TOKENS).serializer().serialize(tokens, TokenChunk.newBuilder().setSequenceId("mine")
               .setEpoch(1).setInstanceId("gpu-0").setStartIndex(0).setTokens(List.of("x"))
               .setEmittedAtMs(System.currentTimeMillis()).build())));
-      // And a request whose reply topic does not exist, which token-buffer could never write to
+      // And a request whose reply topic does not exist, which token-buffer could never write to, and
+      // one whose reply topic is one of the pipeline's own, where no client may have answers written
       final String requests = catalogue.name(Topics.REQUESTS);
-      raw.send(new ProducerRecord<>(requests, "lost-reply".getBytes(StandardCharsets.UTF_8),
-          serdes.value(Topics.REQUESTS).serializer().serialize(requests, InferenceRequest.newBuilder()
-              .setSequenceId("lost-reply").setTenantId("t").setApiKey(TestTenants.key("t")).setPrompt("where to?")
-              .setMaxOutputTokens(8).setReplyTopic("no-such-replies").setSubmittedAtMs(System.currentTimeMillis())
-              .build())));
+      final String decisions = catalogue.name(Topics.DECISIONS);
+      for (final Map.Entry<String, String> reply : Map.of("lost-reply", "no-such-replies", "internal-reply",
+          decisions).entrySet()) {
+        raw.send(new ProducerRecord<>(requests, reply.getKey().getBytes(StandardCharsets.UTF_8),
+            serdes.value(Topics.REQUESTS).serializer().serialize(requests, InferenceRequest.newBuilder()
+                .setSequenceId(reply.getKey()).setTenantId("t").setApiKey(TestTenants.key("t")).setPrompt("where to?")
+                .setMaxOutputTokens(8).setReplyTopic(reply.getValue()).setSubmittedAtMs(System.currentTimeMillis())
+                .build())));
+      }
       raw.flush();
 
-      // Then the request is refused at the door, on the response topic, saying why
-      final ResponseChunk refused = responses.awaitUntil(records -> records.stream()
-          .anyMatch(r -> "lost-reply".equals(r.key())), Duration.ofSeconds(60)).stream()
-          .filter(r -> "lost-reply".equals(r.key())).findFirst().orElseThrow().value();
+      // Then each request is refused at the door, on the response topic, saying why
+      final List<ConsumerRecord<String, ResponseChunk>> answers = responses.awaitUntil(records -> records.stream()
+          .filter(r -> "lost-reply".equals(r.key()) || "internal-reply".equals(r.key())).count() >= 2,
+          Duration.ofSeconds(60));
+      final ResponseChunk refused = answerTo("lost-reply", answers);
       assertThat(refused.getOutcome()).isEqualTo(RoutingOutcome.REJECTED);
       assertThat(refused.getReason()).startsWith("replyTopic 'no-such-replies' does not exist");
+      final ResponseChunk forbidden = answerTo("internal-reply", answers);
+      assertThat(forbidden.getOutcome()).isEqualTo(RoutingOutcome.REJECTED);
+      assertThat(forbidden.getReason()).startsWith("replyTopic '" + decisions + "' is one of the pipeline's own topics");
       // And each invalid record shows up on its dead-letter topic with the reason and origin in its headers
       final List<Topic<String, ?>> inferenceInputs = INPUTS.stream().filter(t -> !HEATMAP_INPUTS.contains(t)).toList();
       final List<Topic<String, ?>> inferenceValued = VALUED_INPUTS.stream().filter(t -> !HEATMAP_INPUTS.contains(t))
@@ -254,6 +263,11 @@ class DeadLetterIT {
       // And every app goes on: new requests are still routed and answered, and no task failed
       assertEveryAppGoesOn(rig, "after-newer-");
     }
+  }
+
+  private static ResponseChunk answerTo(final String sequenceId,
+      final List<ConsumerRecord<String, ResponseChunk>> answers) {
+    return answers.stream().filter(r -> sequenceId.equals(r.key())).findFirst().orElseThrow().value();
   }
 
   /** The schema with {@link #NEWER_SYMBOL} added to each of its enums, as a newer writer has it. */
