@@ -2,6 +2,7 @@ package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zerolayer.cli.ZerolayerCli;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
@@ -18,6 +19,7 @@ import io.zerolayer.testsupport.ChildApp;
 import io.zerolayer.testsupport.SingleBroker;
 import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.tokenbuffer.TokenBufferConfig;
+import io.zerolayer.worker.openai.OpenAiWorkerConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,11 +28,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The distribution archive as a platform team gets it (unpacked by the build under
@@ -95,6 +99,10 @@ class DistributionIT {
               GatewayConfig.SEQUENCE_QUERY_URL, "http://127.0.0.1:" + tokenBuffer.port(),
               GatewayConfig.SEQUENCE_QUERY_TOKEN, queryToken)),
           new App("telemetry-ingest", TelemetryIngestConfig.HTTP_PORT, Map.of()),
+          // Ready without its server: it reaches the server only when a task comes
+          new App("openai-worker", OpenAiWorkerConfig.HTTP_PORT, Map.of(OpenAiWorkerConfig.INSTANCE_ID,
+              "dist-engine-0", OpenAiWorkerConfig.MODEL, "sim-8b", OpenAiWorkerConfig.SEQUENCE_QUERY_URL,
+              "http://127.0.0.1:" + tokenBuffer.port(), OpenAiWorkerConfig.SEQUENCE_QUERY_TOKEN, queryToken)),
           new App("fleet", FleetConfig.HTTP_PORT, Map.of(FleetConfig.INSTANCES, 1, FleetConfig.ZONES, "zone-a",
               FleetConfig.ID_PREFIX, "dist-")));
       for (final App app : others) {
@@ -102,6 +110,14 @@ class DistributionIT {
           assertThat(started.port()).isPositive();
         }
       }
+    }
+    // And every command of the command line starts from it (up and topics ran in full above and below)
+    final Set<String> commands = new CommandLine(new ZerolayerCli()).getSubcommands().keySet();
+    assertThat(commands).contains("up", "chaos", "topics", "bench", "bench-latency", "bench-gateway");
+    for (final String command : commands) {
+      final Run help = run(List.of(command, "--help"));
+      assertThat(help.exit()).as(help.output()).isZero();
+      assertThat(help.output()).contains("Usage: zerolayer " + command);
     }
   }
 
