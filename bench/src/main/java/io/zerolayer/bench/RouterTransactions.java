@@ -21,8 +21,8 @@ final class RouterTransactions {
    *
    * @param transactions committed transactions
    * @param records records routed in them
-   * @param routeSeconds time spent routing (sending the records, committing the offsets)
-   * @param commitSeconds time spent in the commit itself
+   * @param routeSeconds time spent routing (deciding, sending the records)
+   * @param commitSeconds time spent committing (the last records, the offsets, the commit)
    */
   record Totals(double transactions, double records, double routeSeconds, double commitSeconds) {
 

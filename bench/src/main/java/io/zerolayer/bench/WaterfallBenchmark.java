@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -156,17 +158,22 @@ public final class WaterfallBenchmark {
   private Answers awaitAnswers(final List<CompletableFuture<Response>> all) throws InterruptedException {
     final long deadline = System.nanoTime() + ANSWER_TIMEOUT.toNanos();
     long tokens = 0;
-    int failed = 0;
+    final Map<String, Integer> failures = new TreeMap<>();
     for (final CompletableFuture<Response> response : all) {
       try {
         tokens += response.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS).tokens().size();
-      } catch (final ExecutionException | TimeoutException e) {
-        failed++;
+      } catch (final ExecutionException e) {
+        failures.merge("failed: " + String.valueOf(e.getCause()).replaceAll("waterfall-[0-9a-z-]+", "<id>"), 1,
+            Integer::sum);
+      } catch (final TimeoutException e) {
+        failures.merge("still waiting", 1, Integer::sum);
       }
     }
+    final int failed = failures.values().stream().mapToInt(Integer::intValue).sum();
     if (failed > 0) {
-      out.printf("  %d of %d requests got no complete answer within %d s%n", failed, all.size(),
+      out.printf("  %d of %d requests got no complete answer within %d s:%n", failed, all.size(),
           ANSWER_TIMEOUT.toSeconds());
+      failures.forEach((why, count) -> out.printf("    %,d %s%n", count, why));
     }
     return new Answers(all.size(), failed, tokens);
   }

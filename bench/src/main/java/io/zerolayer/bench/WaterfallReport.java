@@ -77,7 +77,8 @@ public final class WaterfallReport {
       return;
     }
     md.append(String.format(Locale.ROOT, "Router while measured: %.0f transactions of %.1f records on average;"
-            + " each spent %.1f ms routing and committing offsets, then %.1f ms in the commit.%n",
+            + " each spent %.1f ms routing its polls, then %.1f ms committing (its last records, offsets,"
+            + " the commit).%n",
         router.transactions(), router.records() / router.transactions(),
         1000 * router.routeSeconds() / router.transactions(), 1000 * router.commitSeconds() / router.transactions()));
   }

@@ -44,7 +44,7 @@ class WaterfallReportTest {
     assertThat(table).contains("| floor: one plain Kafka hop | 2 | 40 | 40 | 40 |");
     assertThat(table).contains("120 bytes per generated token");
     assertThat(table).contains("Router while measured: 40 transactions of 1.3 records on average; each spent 5.0 ms"
-        + " routing and committing offsets, then 15.0 ms in the commit.");
+        + " routing its polls, then 15.0 ms committing (its last records, offsets, the commit).");
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.zerolayer.bench.WaterfallBenchmark;
 import io.zerolayer.bench.WaterfallReport;
 import io.zerolayer.deploy.stack.LocalDeployment;
 import io.zerolayer.deploy.stack.PipelineNames;
+import io.zerolayer.router.RouterConfig;
 import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.runtime.tenant.TenantDirectory;
 import io.zerolayer.tokenbuffer.TokenBufferTopology;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
@@ -64,6 +66,11 @@ final class BenchLatencyCommand implements Callable<Integer> {
       description = "Simulated instances (8 serve 100 requests/s of the default answers). Default: ${DEFAULT-VALUE}.")
   private int instances;
 
+  @Option(names = "--router-commit-interval-ms",
+      description = "The router's commit interval, to compare settings (router.commit.interval.ms). Default: the"
+          + " router's.")
+  private Long routerCommitIntervalMs;
+
   @Option(names = "--out", description = "Results folder. Default: target/zerolayer-bench/latency-<timestamp>.")
   private Path out;
 
@@ -77,7 +84,8 @@ final class BenchLatencyCommand implements Callable<Integer> {
         "latency-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     final TenantDirectory tenants = TenantDirectory.of(List.of(
         new Tenant(TENANT, Tenant.hashKey(API_KEY), 10_000, 100_000_000, 2)));
-    try (LocalDeployment deployment = new LocalDeployment(System.out)) {
+    try (LocalDeployment deployment = new LocalDeployment(System.out).withRouterSettings(
+        routerCommitIntervalMs == null ? Map.of() : Map.of(RouterConfig.COMMIT_INTERVAL_MS, routerCommitIntervalMs))) {
       deployment.start(workDir, instances, 2, tenants, 0, false);
       final String appId = PipelineNames.tokenBufferApplicationId(deployment.settings().catalogue());
       final Set<String> changelogs = Set.of(appId + "-" + TokenBufferTopology.SEQUENCE_STORE + "-changelog",

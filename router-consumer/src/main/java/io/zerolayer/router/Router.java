@@ -13,7 +13,6 @@ import io.zerolayer.router.internal.HeatmapView;
 import io.zerolayer.router.internal.HoldsFeed;
 import io.zerolayer.router.internal.LocalDispatches;
 import io.zerolayer.router.internal.LocalView;
-import io.zerolayer.router.internal.PollTransaction;
 import io.zerolayer.router.internal.PrefixIndex;
 import io.zerolayer.router.internal.RecentCutovers;
 import io.zerolayer.router.internal.RecordWriter;
@@ -22,6 +21,7 @@ import io.zerolayer.router.internal.RequestDecider;
 import io.zerolayer.router.internal.RequestLookup;
 import io.zerolayer.router.internal.RequestRouter;
 import io.zerolayer.router.internal.RequestValidator;
+import io.zerolayer.router.internal.RoutingTransaction;
 import io.zerolayer.router.internal.RouterMeters;
 import io.zerolayer.router.internal.RouterRecords;
 import io.zerolayer.router.internal.SequenceHolds;
@@ -52,13 +52,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One router: waits until its heatmap view has read the score topic to its end, then reads
- * requests, stall reports and sequence holds as a member of the routers' consumer group. Each poll's requests, their decisions,
- * dispatches and commands, and the consumed offsets are one Kafka transaction, so a router
- * killed at any point neither loses a request nor dispatches one twice.
+ * requests, stall reports and sequence holds as a member of the routers' consumer group. The
+ * requests of each commit interval, their decisions, dispatches and commands, and the consumed
+ * offsets are one Kafka transaction, so a router killed at any point neither loses a request
+ * nor dispatches one twice.
  */
 public final class Router implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Router.class);
+  private static final Duration IDLE_POLL = Duration.ofMillis(100);
 
   private final HeatmapView heatmap;
   private final TopicTail<KvCacheEvent> kvEvents;
@@ -71,7 +73,7 @@ public final class Router implements AutoCloseable {
   private final HoldsFeed holdsFeed;
   private final ReplyTopicDirectory replyTopics;
   private final List<KafkaClientMetrics> clientMetrics;
-  private final PollTransaction transaction;
+  private final RoutingTransaction transaction;
   private final String requestTopic;
   private final Thread loop;
   private final CountDownLatch started = new CountDownLatch(1);
@@ -118,7 +120,11 @@ public final class Router implements AutoCloseable {
         heatmap, records, writer, meters, lookup);
     stallRouter = new StallRouter(cluster.catalogue(), serdes, lookup, new StallDecider(decider, view),
         heatmap, records, writer, meters, config.stallHold());
-    transaction = new PollTransaction(consumer, producer, new TransactionMeters(registry));
+    transaction = new RoutingTransaction(consumer, producer, new TransactionMeters(registry), config.commitInterval(),
+        committed -> {
+          stallRouter.settle(committed);
+          requestRouter.settle(committed);
+        });
     clientMetrics = List.of(new KafkaClientMetrics(consumer), new KafkaClientMetrics(producer));
     clientMetrics.forEach(m -> m.bindTo(registry));
     requestTopic = cluster.catalogue().name(Topics.REQUESTS);
@@ -166,22 +172,23 @@ public final class Router implements AutoCloseable {
       final long initNanos = System.nanoTime();
       // Fences a predecessor with the same transactional id, aborting its open transaction.
       producer.initTransactions();
-      consumer.subscribe(List.of(requestTopic, stallTopic, holdsFeed.topic()), holdsFeed);
+      consumer.subscribe(List.of(requestTopic, stallTopic, holdsFeed.topic()),
+          transaction.committingBefore(holdsFeed));
       started.countDown();
       LOG.info("Router {} takes requests (transactions initialised, any predecessor fenced, in {} ms)",
           loop.getName(), (System.nanoTime() - initNanos) / 1_000_000);
       while (running) {
         failIfHeatmapFailed();
-        final ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+        final ConsumerRecords<byte[], byte[]> records = consumer.poll(transaction.pollTimeout(IDLE_POLL));
         if (!records.isEmpty()) {
-          final boolean committed = transaction.run(records, this::route);
-          stallRouter.settle(committed);
-          requestRouter.settle(committed);
+          transaction.route(records, this::route);
         }
+        transaction.commitIfDue();
         holdsFeed.resumeCaughtUp();
       }
+      commitWhileClosing();
     } catch (final WakeupException | InterruptedException e) {
-      // closing
+      commitWhileClosing();
     } catch (final RuntimeException | Error e) {
       if (running) {
         LOG.error("Router {} stopped: {}; restart its process", loop.getName(), e.toString(), e);
@@ -191,6 +198,16 @@ public final class Router implements AutoCloseable {
       }
     } finally {
       consumer.close();
+    }
+  }
+
+  /** Closing: what was routed so far stands, rather than waiting out the transaction timeout. */
+  private void commitWhileClosing() {
+    try {
+      transaction.commit();
+    } catch (final RuntimeException e) {
+      LOG.warn("Router {} could not commit its last transaction while closing; the broker aborts it after the"
+          + " transaction timeout and its records are routed again: {}", loop.getName(), e.toString());
     }
   }
 

@@ -36,6 +36,7 @@ public final class RouterConfig extends AbstractConfig {
   public static final String TENANTS_FILE = "router.tenants.file";
   public static final String SESSION_TIMEOUT_MS = "router.session.timeout.ms";
   public static final String TRANSACTION_TIMEOUT_MS = "router.transaction.timeout.ms";
+  public static final String COMMIT_INTERVAL_MS = "router.commit.interval.ms";
   public static final String POLICY = "router.policy";
   public static final String AVOID_AFTER_CUTOVERS = "router.avoid.after.cutovers";
   public static final String AVOID_WINDOW_MS = "router.avoid.window.ms";
@@ -74,6 +75,10 @@ public final class RouterConfig extends AbstractConfig {
           "Consumer session timeout: how soon the other routers take over a dead router's requests, in ms.")
       .define(TRANSACTION_TIMEOUT_MS, Type.INT, 10_000, Range.between(1_000, 900_000), Importance.MEDIUM,
           "Transaction timeout: how soon a dead router's open transaction is aborted, in ms.")
+      .define(COMMIT_INTERVAL_MS, Type.LONG, 100L, Range.between(0L, 5_000L), Importance.MEDIUM,
+          "How long a router's transaction stays open for more requests, in ms. Dispatches go out as they are"
+              + " decided; decisions, holds and refusals become readable (read_committed) at the commit. 0 commits"
+              + " after every poll, which costs the poll loop a commit's round trips each time.")
       .define(POLICY, Type.STRING, RoutingPolicies.DEFAULT,
           ValidString.in(RoutingPolicies.NAMES.toArray(String[]::new)), Importance.MEDIUM,
           "Routing policy: zerolayer (latency-aware), or a baseline to compare it with:"
@@ -180,6 +185,10 @@ public final class RouterConfig extends AbstractConfig {
 
   public int sessionTimeoutMs() {
     return getInt(SESSION_TIMEOUT_MS);
+  }
+
+  public Duration commitInterval() {
+    return Duration.ofMillis(getLong(COMMIT_INTERVAL_MS));
   }
 
   public int transactionTimeoutMs() {

@@ -26,7 +26,7 @@ class ArchitectureTest {
   @Test
   void shouldKeepKafkaOutOfInternalDecisionLogic() {
     ArchitectureRules.decisionLogicWithoutKafka("io.zerolayer.router.internal",
-        Set.of("HeatmapView", "HoldsFeed", "PollTransaction", "RecordWriter", "ReplyTopicDirectory", "RequestLookup",
+        Set.of("HeatmapView", "HoldsFeed", "RoutingTransaction", "RecordWriter", "ReplyTopicDirectory", "RequestLookup",
             "RequestRouter", "StallRouter"))
         .check(ArchitectureRules.mainClasses());
   }

@@ -16,6 +16,7 @@ import io.zerolayer.runtime.tenant.TenantSignature;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,6 +40,7 @@ public final class LocalDeployment implements AutoCloseable {
   private volatile Gateway gateway;
   private volatile ContractSerdes gatewaySerdes;
   private volatile ClusterSettings settings;
+  private Map<String, ?> routerSettings = Map.of();
 
   /** A deployment on one broker. */
   public LocalDeployment(final PrintStream out) {
@@ -52,6 +54,12 @@ public final class LocalDeployment implements AutoCloseable {
     }
     this.out = out;
     this.brokers = brokers;
+  }
+
+  /** Router settings ({@code RouterConfig} keys) over the defaults, for the next start. */
+  public LocalDeployment withRouterSettings(final Map<String, ?> settings) {
+    this.routerSettings = Map.copyOf(settings);
+    return this;
   }
 
   /**
@@ -72,8 +80,10 @@ public final class LocalDeployment implements AutoCloseable {
     WorkDirs.deleteRecursively(dir.resolve("state"));
     // The gateway and the router share a secret made for this run alone.
     final String secret = TenantSignature.newSecret();
+    final Map<String, Object> router = new HashMap<>(routerSettings);
+    router.put(RouterConfig.GATEWAY_SIGNING_SECRET, secret);
     pipeline = Pipeline.start(settings, dir.resolve("state"), defaultPorts, tenants, new LatencyAwarePolicy(), true,
-        Map.of(RouterConfig.GATEWAY_SIGNING_SECRET, secret), cluster.durability());
+        router, cluster.durability());
     gatewaySerdes = new ContractSerdes(settings.serdes());
     gateway = Gateway.start(new GatewayConfig(Map.of(GatewayConfig.SIGNING_SECRET, secret,
         GatewayConfig.HTTP_PORT, defaultPorts ? GatewayConfig.DEFAULT_HTTP_PORT : 0,
