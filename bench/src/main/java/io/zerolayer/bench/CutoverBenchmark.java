@@ -7,6 +7,7 @@ import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.avro.StallDetected;
+import io.zerolayer.contract.avro.TokenChunk;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
@@ -27,7 +28,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Stalls the worker of one streaming sequence after another and measures each cut-over: the
  * detection time (from the stall to token-buffer's report), by the rule that detected it; the
- * part after detection (from the report to the first resumed token the client is handed); and
+ * part after detection (from the report to the first resumed token the client is handed), split
+ * at the backup's claim and at its first resumed token as the worker wrote them; and
  * the pause the client sees (from the last token before the stall to the first resumed one);
  * checks each text byte for byte.
  */
@@ -50,12 +52,15 @@ public final class CutoverBenchmark {
   public void run(final int cutovers, final String tenant, final String apiKey) throws Exception {
     final Map<String, List<Long>> detection = new TreeMap<>();
     final List<Long> afterDetection = new ArrayList<>();
+    final AfterDetection parts = new AfterDetection();
     final List<Long> pause = new ArrayList<>();
     final Map<String, List<Handed>> handed = new ConcurrentHashMap<>();
     int identical = 0;
     try (ContractSerdes serdes = new ContractSerdes(cluster.serdes());
         ChunkWatcher<StallDetected> stalls = new ChunkWatcher<>(cluster, cluster.catalogue().name(Topics.STALLS),
             serdes.value(Topics.STALLS).deserializer(), StallDetected::getSequenceId, true);
+        ChunkWatcher<TokenChunk> tokens = new ChunkWatcher<>(cluster, cluster.catalogue().name(Topics.TOKENS),
+            serdes.value(Topics.TOKENS).deserializer(), TokenChunk::getSequenceId, false);
         InferenceClient client = new InferenceClient(cluster, serdes, chunk -> {
           if (!chunk.getTokens().isEmpty()) {
             handed.computeIfAbsent(chunk.getSequenceId(), id -> new CopyOnWriteArrayList<>())
@@ -85,6 +90,7 @@ public final class CutoverBenchmark {
             .findFirst();
         if (stall.isPresent() && resumed.isPresent()) {
           afterDetection.add(resumed.get().atMs() - stall.get().getDetectedAtMs());
+          parts.add(stall.get().getDetectedAtMs(), tokens.of(id), resumed.get().atMs());
         }
         clientPause(handed.getOrDefault(id, List.of())).ifPresent(pause::add);
         if ((i + 1) % 10 == 0) {
@@ -92,7 +98,26 @@ public final class CutoverBenchmark {
         }
       }
     }
-    print(cutovers, identical, detection, afterDetection, pause);
+    print(cutovers, identical, detection, afterDetection, parts, pause);
+  }
+
+  /** The part after detection, split where the backup's worker wrote its claim and its first resumed token. */
+  private static final class AfterDetection {
+    private final List<Long> toClaim = new ArrayList<>();
+    private final List<Long> backup = new ArrayList<>();
+    private final List<Long> toClient = new ArrayList<>();
+
+    void add(final long detectedAtMs, final List<ChunkWatcher.Seen<TokenChunk>> written, final long handedAtMs) {
+      final Optional<TokenChunk> claim = written.stream().map(ChunkWatcher.Seen::value)
+          .filter(c -> c.getEpoch() > 1).findFirst();
+      final Optional<TokenChunk> first = written.stream().map(ChunkWatcher.Seen::value)
+          .filter(c -> c.getEpoch() > 1 && !c.getTokens().isEmpty()).findFirst();
+      if (claim.isPresent() && first.isPresent()) {
+        toClaim.add(claim.get().getEmittedAtMs() - detectedAtMs);
+        backup.add(first.get().getEmittedAtMs() - claim.get().getEmittedAtMs());
+        toClient.add(handedAtMs - first.get().getEmittedAtMs());
+      }
+    }
   }
 
   /** Tokens the client was handed: of which attempt, how many, when. */
@@ -127,13 +152,16 @@ public final class CutoverBenchmark {
   }
 
   private void print(final int cutovers, final int identical, final Map<String, List<Long>> detection,
-      final List<Long> afterDetection, final List<Long> pause) {
+      final List<Long> afterDetection, final AfterDetection parts, final List<Long> pause) {
     out.printf("%nCut-overs: %d stalled sequences, %d finished on a backup with byte-identical text%n%n", cutovers,
         identical);
     out.println("| measured | p50 ms | p99 ms | max ms | samples |");
     out.println("|---|---:|---:|---:|---:|");
     detection.forEach((rule, values) -> row("detection: stall to StallDetected, " + rule, values));
     row("after detection: StallDetected to first resumed token at the client", afterDetection);
+    row("- of it: StallDetected to the backup's claim (decision, dispatch, worker start)", parts.toClaim);
+    row("- of it: the backup's claim to its first resumed token (prefix read, engine prefill)", parts.backup);
+    row("- of it: first resumed token written to handed to the client", parts.toClient);
     row("client pause: last token before to first resumed token", pause);
   }
 
