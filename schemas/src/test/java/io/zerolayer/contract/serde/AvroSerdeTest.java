@@ -3,16 +3,21 @@ package io.zerolayer.contract.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zerolayer.contract.avro.ChatMessage;
 import io.zerolayer.contract.avro.CommandType;
 import io.zerolayer.contract.avro.CompletionOutcome;
+import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.InstanceCommand;
 import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.avro.RoutingOutcome;
+import io.zerolayer.contract.avro.TelemetryHistory;
 import io.zerolayer.contract.avro.ZoneState;
 import io.zerolayer.contract.topic.Topics;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -20,6 +25,8 @@ import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serde;
 import org.junit.jupiter.api.Test;
@@ -39,6 +46,22 @@ class AvroSerdeTest {
     final int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
     assertThat(serdes.registry().schemaById(id)).isEqualTo(InstanceCommand.getClassSchema());
     assertThat(commands.deserializer().deserialize(TOPIC, bytes)).isEqualTo(command());
+  }
+
+  @Test
+  void shouldWriteTheSameBytesWithTheGeneratedEncoderAsTheSchemaWalkingWriter() throws Exception {
+    final InferenceRequest request = InferenceRequest.newBuilder().setSequenceId("seq-1").setTenantId("acme")
+        .setModel("llama").setMessages(List.of(new ChatMessage("system", "be brief"), new ChatMessage("user", "hi")))
+        .setMaxOutputTokens(64).setSeed(-7).setSessionId("chat-9").setSubmittedAtMs(1_700_000_000_000L).build();
+    final TelemetryHistory history = new TelemetryHistory(3L, List.of(1.5, -2.0), List.of(0.0, 9.25),
+        List.of(ByteBuffer.wrap(new byte[] {1, 2, 3}), ByteBuffer.allocate(0)));
+
+    for (final SpecificRecord record : List.of(request, history, command())) {
+      final byte[] bytes = new AvroSerializer<>(serdes.registry(), true)
+          .serialize(record.getSchema().getName(), record);
+      assertThat(Arrays.copyOfRange(bytes, 5, bytes.length)).as(record.getSchema().getName())
+          .isEqualTo(walked(record));
+    }
   }
 
   @Test
@@ -148,6 +171,14 @@ class AvroSerdeTest {
     @Override
     public void close() {
     }
+  }
+
+  private static byte[] walked(final SpecificRecord record) throws IOException {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    new SpecificDatumWriter<SpecificRecord>(record.getSchema()).write(record, encoder);
+    encoder.flush();
+    return out.toByteArray();
   }
 
   private static Schema withField(final String field) {
