@@ -112,6 +112,10 @@ public final class HeatmapConfig extends AbstractConfig {
       throw new ConfigException(WINDOW_RETENTION_MS, getLong(WINDOW_RETENTION_MS), "must be at least "
           + HISTORY_WINDOW_MS + " + " + WINDOW_ADVANCE_MS + ": a history window is folded from the raw samples");
     }
+    if (getLong(WINDOW_SIZE_MS) % getLong(WINDOW_ADVANCE_MS) != 0) {
+      throw new ConfigException(WINDOW_SIZE_MS, getLong(WINDOW_SIZE_MS), "must be a multiple of "
+          + WINDOW_ADVANCE_MS + " (" + getLong(WINDOW_ADVANCE_MS) + "): a window is made of whole slices");
+    }
   }
 
   /** Settings from {@code ZEROLAYER_HEATMAP_...} variables, defaults elsewhere. */

@@ -14,8 +14,8 @@ class ArchitectureTest {
   @Test
   void shouldKeepKafkaOutOfInternalDecisionLogic() {
     ArchitectureRules.decisionLogicWithoutKafka("io.zerolayer.heatmap.internal",
-        Set.of("FitLatencyModelProcessor", "HeatmapOutputs", "ScoreInstancesProcessor", "TelemetryWindows",
-            "ValidateTelemetryProcessor", "ZoneReporter"))
+        Set.of("FitLatencyModelProcessor", "HeatmapOutputs", "InstanceStatuses", "RecentSlices",
+            "ScoreInstancesProcessor", "TelemetryWindows", "ValidateTelemetryProcessor", "ZoneReporter"))
         .check(ArchitectureRules.mainClasses());
   }
 }

@@ -9,12 +9,11 @@ import io.zerolayer.contract.avro.InstanceStatus;
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import io.zerolayer.contract.avro.LatencyFit;
 import io.zerolayer.runtime.LateReads;
-import org.apache.kafka.streams.KeyValue;
+import java.util.Map;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -44,7 +43,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
   /** Samples read 250 ms or more after they were sent, none fresher for as long: the heatmap is behind. */
   private final LateReads lateReads = new LateReads(250, 250, 250);
   private HeatmapOutputs outputs;
-  private KeyValueStore<String, InstanceStatus> statuses;
+  private InstanceStatuses statuses;
   private KeyValueStore<String, LatencyFit> fits;
   private TelemetryWindows windows;
   private ZoneReporter zones;
@@ -66,7 +65,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
   @Override
   public void init(final ProcessorContext<String, Object> context) {
     outputs = new HeatmapOutputs(context, new StatusEvents());
-    statuses = context.getStateStore(names.instanceState());
+    statuses = new InstanceStatuses(context.getStateStore(names.instanceState()));
     fits = context.getStateStore(names.latencyModel());
     windows = new TelemetryWindows(context.getStateStore(names.slices()), context.getStateStore(names.history()),
         settings.windowSize(), settings.windowAdvance(), settings.historyWindow());
@@ -119,36 +118,34 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
       watchingSinceMs = nowMs;
     }
     final var verdicts = zones.assess(nowMs, outputs);
-    try (KeyValueIterator<String, InstanceStatus> all = statuses.all()) {
-      while (all.hasNext()) {
-        final KeyValue<String, InstanceStatus> entry = all.next();
-        InstanceStatus status = entry.value;
-        final InstanceScore row = status.getRow();
-        final Assessment assessment = machine.onTick(entry.key, row.getZone(), InstanceRows.machine(status),
-            Math.max(status.getLastSeenMs(), watchingSinceMs), InstanceRows.signals(row), nowMs, late);
-        outputs.publish(entry.key, assessment);
-        final InstanceState state = assessment.machine().state();
-        if (state == InstanceState.EJECTED || state == InstanceState.SUSPECT) {
-          windows.foldSilent(entry.key, status.getLatest().getSampleTimeMs(), nowMs);
-          if (nowMs - status.getLastSeenMs() > settings.forgetAfterMs()) {
-            forget(entry.key);
-            continue;
-          }
-        }
-        final var verdict = verdicts.get(row.getZone());
-        final boolean penalised = verdict != null && verdict.penalised();
-        if (assessment.transition() == null && status.getChangedAtMs() <= lastEmitMs
-            && penalised == row.getZonePenalised()) {
+    for (final Map.Entry<String, InstanceStatus> entry : statuses.all()) {
+      final String id = entry.getKey();
+      final InstanceStatus status = entry.getValue();
+      final InstanceScore row = status.getRow();
+      final Assessment assessment = machine.onTick(id, row.getZone(), InstanceRows.machine(status),
+          Math.max(status.getLastSeenMs(), watchingSinceMs), InstanceRows.signals(row), nowMs, late);
+      outputs.publish(id, assessment);
+      final InstanceState state = assessment.machine().state();
+      if (state == InstanceState.EJECTED || state == InstanceState.SUSPECT) {
+        windows.foldSilent(id, status.getLatest().getSampleTimeMs(), nowMs);
+        if (nowMs - status.getLastSeenMs() > settings.forgetAfterMs()) {
+          forget(id);
           continue;
         }
-        final InstanceScore next = InstanceRows.row(status.getLatest(), InstanceRows.signals(row),
-            toArray(status), assessment.machine(),
-            decodeFitter.withDecodeStep(fitter.model(fits.get(entry.key)), status.getDecodeFit()),
-            penalised ? settings.zonePenaltyFactor() : 1.0, nowMs);
-        status = InstanceRows.remember(InstanceStatus.newBuilder(status), assessment.machine()).setRow(next).build();
-        statuses.put(entry.key, status);
-        publish(entry.key, next, nowMs);
       }
+      final var verdict = verdicts.get(row.getZone());
+      final boolean penalised = verdict != null && verdict.penalised();
+      if (assessment.transition() == null && status.getChangedAtMs() <= lastEmitMs
+          && penalised == row.getZonePenalised()) {
+        continue;
+      }
+      final InstanceScore next = InstanceRows.row(status.getLatest(), InstanceRows.signals(row),
+          toArray(status), assessment.machine(),
+          decodeFitter.withDecodeStep(fitter.model(fits.get(id)), status.getDecodeFit()),
+          penalised ? settings.zonePenaltyFactor() : 1.0, nowMs);
+      statuses.put(id, InstanceRows.remember(InstanceStatus.newBuilder(status), assessment.machine()).setRow(next)
+          .build());
+      publish(id, next, nowMs);
     }
     lastEmitMs = nowMs;
   }
@@ -161,6 +158,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
   /** An instance silent for longer than its history is kept leaves every store and the heatmap. */
   private void forget(final String instanceId) {
     statuses.delete(instanceId);
+    windows.forget(instanceId);
     fits.delete(instanceId);
     outputs.tombstone(instanceId, outputs.now());
   }

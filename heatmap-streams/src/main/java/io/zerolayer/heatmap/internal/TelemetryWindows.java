@@ -29,6 +29,7 @@ public final class TelemetryWindows {
   static final double DIGEST_COMPRESSION = 50;
 
   private final WindowStore<String, TelemetrySlice> slices;
+  private final RecentSlices recent;
   private final WindowStore<String, TelemetryHistory> history;
   private final long sizeMs;
   private final long advanceMs;
@@ -42,6 +43,7 @@ public final class TelemetryWindows {
     this.sizeMs = size.toMillis();
     this.advanceMs = advance.toMillis();
     this.historyMs = historyWindow.toMillis();
+    this.recent = new RecentSlices(slices, sizeMs);
   }
 
   /**
@@ -51,13 +53,7 @@ public final class TelemetryWindows {
    * @param previousMs when the instance's previous sample was taken, or -1 for none
    */
   public void add(final String instanceId, final double[] values, final long timeMs, final long previousMs) {
-    final long sliceStart = start(timeMs, advanceMs);
-    final TelemetrySlice slice = slices.fetch(instanceId, sliceStart);
-    final List<Double> raw = slice == null ? new ArrayList<>() : new ArrayList<>(slice.getValues());
-    for (final double value : values) {
-      raw.add(value);
-    }
-    slices.put(instanceId, new TelemetrySlice((slice == null ? 0 : slice.getSamples()) + 1, raw), sliceStart);
+    recent.append(instanceId, start(timeMs, advanceMs), values);
     if (previousMs >= 0 && start(previousMs, historyMs) < start(timeMs, historyMs)) {
       final long closed = start(previousMs, historyMs);
       final List<double[]> samples = samples(instanceId, closed, closed + historyMs - 1);
@@ -109,7 +105,16 @@ public final class TelemetryWindows {
   public WindowStats current(final String instanceId, final long timeMs) {
     final long lastSlice = start(timeMs, advanceMs);
     final long from = lastSlice - sizeMs + advanceMs;
-    return WindowStats.of(from, lastSlice + advanceMs, samples(instanceId, from, lastSlice));
+    final List<double[]> samples = new ArrayList<>();
+    for (long slice = from; slice <= lastSlice; slice += advanceMs) {
+      samples.addAll(recent.samples(instanceId, slice));
+    }
+    return WindowStats.of(from, lastSlice + advanceMs, samples);
+  }
+
+  /** Drops what is kept in memory of an instance the heatmap forgot; the stores expire it. */
+  public void forget(final String instanceId) {
+    recent.forget(instanceId);
   }
 
   private List<double[]> samples(final String instanceId, final long fromMs, final long toMs) {

@@ -1,6 +1,5 @@
 package io.zerolayer.heatmap.internal;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -24,19 +23,46 @@ public record WindowStats(long startMs, long endMs, long samples, double[] means
     final double[] means = new double[Metric.COUNT];
     final double[] maxes = new double[Metric.COUNT];
     final double[] p95s = new double[Metric.COUNT];
-    final double[] column = new double[n];
+    if (n == 0) {
+      return new WindowStats(startMs, endMs, 0, means, maxes, p95s);
+    }
+    // The percentile and the max are the smallest and largest of the n - rank highest values:
+    // kept sorted as they are met, a few of them, instead of sorting every column (every sample).
+    final double[] highest = new double[n - nearestRank(n)];
     for (int m = 0; m < Metric.COUNT; m++) {
       double sum = 0;
+      int kept = 0;
       for (int i = 0; i < n; i++) {
-        column[i] = samples.get(i)[m];
-        sum += column[i];
+        final double value = samples.get(i)[m];
+        sum += value;
+        kept = keepHighest(highest, kept, value);
       }
-      Arrays.sort(column);
-      means[m] = n == 0 ? 0 : sum / n;
-      maxes[m] = n == 0 ? 0 : column[n - 1];
-      p95s[m] = n == 0 ? 0 : column[nearestRank(n)];
+      means[m] = sum / n;
+      maxes[m] = highest[highest.length - 1];
+      p95s[m] = highest[0];
     }
     return new WindowStats(startMs, endMs, n, means, maxes, p95s);
+  }
+
+  /** Inserts a value into the ascending {@code highest[0, kept)} if it is among the highest; the new count. */
+  private static int keepHighest(final double[] highest, final int kept, final double value) {
+    if (kept == highest.length && Double.compare(value, highest[0]) <= 0) {
+      return kept;
+    }
+    int i = kept == highest.length ? 0 : kept;
+    if (kept == highest.length) {
+      while (i + 1 < kept && Double.compare(highest[i + 1], value) < 0) {
+        highest[i] = highest[i + 1];
+        i++;
+      }
+    } else {
+      while (i > 0 && Double.compare(highest[i - 1], value) > 0) {
+        highest[i] = highest[i - 1];
+        i--;
+      }
+    }
+    highest[i] = value;
+    return Math.min(kept + 1, highest.length);
   }
 
   /** The mean of one metric. */
