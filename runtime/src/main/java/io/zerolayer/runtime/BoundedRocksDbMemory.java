@@ -30,7 +30,7 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
   /**
    * A memtable takes memory from its arena in blocks of this size, one as soon as it is written.
    * RocksDB's default (an eighth of the memtable, 1 MiB here) would make an app of many small stores
-   * (a heatmap of 6 partitions has some 40, window segments included) hold more than the whole
+   * (a heatmap of 6 partitions opens 36, window segments included) hold more than the whole
    * memtable budget in first blocks: the write-buffer manager would then find it over budget on
    * every write, switch a memtable each time and stop writes until its flush, which measured as
    * most of the heatmap's time. Small blocks keep an idle store's share at some 64 KiB.
