@@ -150,10 +150,7 @@ public final class RoutingTransaction {
       @Override
       public void onPartitionsLost(final Collection<TopicPartition> partitions) {
         if (open) {
-          LOG.warn("Partitions {} lost with a transaction open; aborting it", partitions);
-          producer.abortTransaction();
-          meters.aborted();
-          end(false);
+          abort("Partitions " + partitions + " lost with a transaction open", null);
         }
         next.onPartitionsLost(partitions);
       }
@@ -174,8 +171,9 @@ public final class RoutingTransaction {
     records += polled.count();
   }
 
-  private void abort(final String what, final KafkaException e) {
-    LOG.warn("{}, aborting and re-reading its {} records: {}", what, records, e.toString());
+  /** Aborts the open transaction and rewinds the partitions still assigned to its first records. */
+  private void abort(final String what, final KafkaException cause) {
+    LOG.warn("{}, aborting and re-reading its {} records{}", what, records, cause == null ? "" : ": " + cause);
     producer.abortTransaction();
     firstOffsets.forEach((partition, offset) -> {
       if (consumer.assignment().contains(partition)) {
