@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -51,8 +52,10 @@ class KafkaClusterIT {
       admin.createTopics(List.of(new NewTopic(TOPIC, Optional.of(1), Optional.empty()))).all().get();
       final TopicDescription created = admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC);
       assertThat(created.partitions().get(0).replicas()).hasSize(3);
-      final var configs = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC)))
-          .all().get().values().iterator().next();
+      // A node that has not yet learnt of the new topic answers that it does not host it.
+      final var configs = await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> admin
+          .describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC))).all().get().values()
+          .iterator().next(), Objects::nonNull);
       assertThat(configs.get("min.insync.replicas").value()).isEqualTo("2");
       send(producer, 0, 100);
 
