@@ -112,8 +112,11 @@ class WorkerStallIT {
   void shouldSendANewRequestAroundAnInstanceWhoseStreamsJustStalledTogether(final TestCluster.Handle cluster)
       throws Exception {
     // The router's mark held for 30 s instead of 2, so that on a busy machine the next request still
-    // comes while it holds; that it ends after its hold is RecentCutoversTest's.
-    try (StreamingRig rig = StreamingRig.start(cluster, Map.of(RouterConfig.AVOID_HOLD_MS, 30_000L))) {
+    // comes while it holds, and the two cut-overs that make it counted within 30 s instead of 1: on a
+    // busy machine the two stalls may be reported by different rules, over a second apart. That a
+    // mark ends after its hold, and needs its cut-overs within the window, is RecentCutoversTest's.
+    try (StreamingRig rig = StreamingRig.start(cluster, Map.of(RouterConfig.AVOID_HOLD_MS, 30_000L,
+        RouterConfig.AVOID_WINDOW_MS, 30_000L))) {
       // Given three streams over the two instances, two of them on one
       final List<StreamingRig.Story> stories = List.of(rig.requestStory("s1", 21), rig.requestStory("s2", 22),
           rig.requestStory("s3", 23));
