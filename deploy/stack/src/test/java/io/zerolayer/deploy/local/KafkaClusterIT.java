@@ -50,9 +50,12 @@ class KafkaClusterIT {
         KafkaProducer<String, String> producer = producer(cluster)) {
       assertThat(admin.describeCluster().nodes().get()).extracting(Node::id).containsExactlyInAnyOrder(1, 2, 3);
       admin.createTopics(List.of(new NewTopic(TOPIC, Optional.of(1), Optional.empty()))).all().get();
-      final TopicDescription created = admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC);
+      // The nodes learn of a new topic a moment after it is created; until then one may answer that it
+      // does not host it.
+      final TopicDescription created = await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+          admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC),
+          topic -> topic.partitions().get(0).leader() != null);
       assertThat(created.partitions().get(0).replicas()).hasSize(3);
-      // A node that has not yet learnt of the new topic answers that it does not host it.
       final var configs = await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> admin
           .describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC))).all().get().values()
           .iterator().next(), Objects::nonNull);
