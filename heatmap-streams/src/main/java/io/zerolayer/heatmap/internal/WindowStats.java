@@ -46,23 +46,23 @@ public record WindowStats(long startMs, long endMs, long samples, double[] means
 
   /** Inserts a value into the ascending {@code highest[0, kept)} if it is among the highest; the new count. */
   private static int keepHighest(final double[] highest, final int kept, final double value) {
-    if (kept == highest.length && Double.compare(value, highest[0]) <= 0) {
+    if (kept < highest.length) {
+      int i = kept;
+      for (; i > 0 && Double.compare(highest[i - 1], value) > 0; i--) {
+        highest[i] = highest[i - 1];
+      }
+      highest[i] = value;
+      return kept + 1;
+    }
+    if (Double.compare(value, highest[0]) <= 0) {
       return kept;
     }
-    int i = kept == highest.length ? 0 : kept;
-    if (kept == highest.length) {
-      while (i + 1 < kept && Double.compare(highest[i + 1], value) < 0) {
-        highest[i] = highest[i + 1];
-        i++;
-      }
-    } else {
-      while (i > 0 && Double.compare(highest[i - 1], value) > 0) {
-        highest[i] = highest[i - 1];
-        i--;
-      }
+    int i = 0;
+    for (; i + 1 < kept && Double.compare(highest[i + 1], value) < 0; i++) {
+      highest[i] = highest[i + 1];
     }
     highest[i] = value;
-    return Math.min(kept + 1, highest.length);
+    return kept;
   }
 
   /** The mean of one metric. */
