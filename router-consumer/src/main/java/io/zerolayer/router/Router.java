@@ -39,6 +39,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -91,7 +93,7 @@ public final class Router implements AutoCloseable {
     final String routerId = config.routerId();
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
     heatmap = new HeatmapView(cluster, serdes);
-    consumer = new KafkaConsumer<>(RouterClients.consumerProps(cluster, config), new ByteArrayDeserializer(),
+    consumer = new KafkaConsumer<>(RouterClients.consumerProps(cluster, routerId, config), new ByteArrayDeserializer(),
         new ByteArrayDeserializer());
     producer = new KafkaProducer<>(RouterClients.producerProps(cluster, routerId, config), new ByteArraySerializer(),
         new ByteArraySerializer());
@@ -197,7 +199,9 @@ public final class Router implements AutoCloseable {
         LOG.debug("Router {} interrupted while closing: {}", loop.getName(), e.toString());
       }
     } finally {
-      consumer.close();
+      // A static member stays in the group when it closes unless told to leave: the others would
+      // wait out its session before taking its partitions.
+      consumer.close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP));
     }
   }
 

@@ -13,9 +13,14 @@ final class RouterClients {
   private RouterClients() {
   }
 
-  static Map<String, Object> consumerProps(final ClusterSettings cluster, final RouterConfig config) {
+  static Map<String, Object> consumerProps(final ClusterSettings cluster, final String routerId,
+      final RouterConfig config) {
     final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
     props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+    // A static member: a router restarted under its id (a crash, a redeploy) takes back its own
+    // partitions at once, without a rebalance that waits out the dead member's session and stops
+    // every other router's polls meanwhile. A router closed on purpose leaves the group (see close).
+    props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, routerId);
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
