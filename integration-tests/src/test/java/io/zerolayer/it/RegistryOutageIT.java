@@ -1,6 +1,7 @@
 package io.zerolayer.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.zerolayer.client.Response;
 import io.zerolayer.contract.avro.InferenceRequest;
@@ -23,7 +24,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -64,15 +67,16 @@ class RegistryOutageIT {
         .routerSettings(Map.of(RouterConfig.MAX_OUTPUT_TOKENS, LONG_ANSWER)).start()) {
       final Map<String, InferenceRequest> requests = new HashMap<>();
       final Map<String, CompletableFuture<Response>> answers = new HashMap<>();
+      final Set<String> streaming = ConcurrentHashMap.newKeySet();
       for (int i = 0; i < RUNNING; i++) {
-        submit(rig, "long-" + i, LONG_ANSWER, requests, answers);
+        submit(rig, "long-" + i, LONG_ANSWER, requests, answers, streaming);
       }
       final String commands = rig.catalogue().name(Topics.COMMANDS);
       final int newerSchemaId = rig.serdes().registry().register(commands + "-value", newerCommandSchema());
       final KafkaProducer<byte[], byte[]> raw = rig.open(new KafkaProducer<>(new HashMap<>(
           rig.settings().clientProperties()), new ByteArraySerializer(), new ByteArraySerializer()));
-      rig.decisions().awaitFor(new ArrayList<>(requests.keySet()), Duration.ofSeconds(30));
-      TimeUnit.SECONDS.sleep(2);
+      // The CANCELs below must reach sequences that are generating, not ones still being routed.
+      await().atMost(Duration.ofSeconds(30)).until(() -> streaming.containsAll(requests.keySet()));
 
       final List<String> cancelled = new ArrayList<>();
       signal("STOP", cluster.registryPid());
@@ -84,7 +88,7 @@ class RegistryOutageIT {
             raw.send(new ProducerRecord<>(commands, bytes(instance), cancel(newerSchemaId, instance, sequence))).get();
           }
           cancelled.add(sequence);
-          submit(rig, "during-" + i, 32, requests, answers);
+          submit(rig, "during-" + i, 32, requests, answers, streaming);
           TimeUnit.SECONDS.sleep(2);
         }
         TimeUnit.MILLISECONDS.sleep(Math.max(0, until - System.currentTimeMillis()));
@@ -124,7 +128,8 @@ class RegistryOutageIT {
   }
 
   private static void submit(final PipelineRig rig, final String id, final int maxOutputTokens,
-      final Map<String, InferenceRequest> requests, final Map<String, CompletableFuture<Response>> answers) {
+      final Map<String, InferenceRequest> requests, final Map<String, CompletableFuture<Response>> answers,
+      final Set<String> streaming) {
     // A seed whose text runs to the limit: the simulated model may stop at half of it.
     final String prompt = "Go on for a while, " + id;
     long seed = id.hashCode();
@@ -135,7 +140,11 @@ class RegistryOutageIT {
         .setApiKey(TestTenants.key("t")).setPrompt(prompt).setMaxOutputTokens(maxOutputTokens)
         .setSeed(seed).setSubmittedAtMs(System.currentTimeMillis()).build();
     requests.put(id, request);
-    answers.put(id, rig.client().submit(request));
+    answers.put(id, rig.client().submit(request, chunk -> {
+      if (!chunk.getTokens().isEmpty()) {
+        streaming.add(id);
+      }
+    }));
   }
 
   /** The command schema as a newer writer has it: one more field, with a default. */
