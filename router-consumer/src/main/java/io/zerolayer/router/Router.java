@@ -93,8 +93,8 @@ public final class Router implements AutoCloseable {
     final String routerId = config.routerId();
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
     heatmap = new HeatmapView(cluster, serdes);
-    consumer = new KafkaConsumer<>(RouterClients.consumerProps(cluster, routerId, config), new ByteArrayDeserializer(),
-        new ByteArrayDeserializer());
+    consumer = new KafkaConsumer<>(RouterClients.consumerProps(cluster, routerId, config),
+        new ByteArrayDeserializer(), new ByteArrayDeserializer());
     producer = new KafkaProducer<>(RouterClients.producerProps(cluster, routerId, config), new ByteArraySerializer(),
         new ByteArraySerializer());
     final Decider decider = new Decider(policy, config.defaultRetryAfterMs(), config.maxAttempts());
@@ -199,8 +199,7 @@ public final class Router implements AutoCloseable {
         LOG.debug("Router {} interrupted while closing: {}", loop.getName(), e.toString());
       }
     } finally {
-      // A static member stays in the group when it closes unless told to leave: the others would
-      // wait out its session before taking its partitions.
+      // A static member (see RouterClients) leaves the group only when told to.
       consumer.close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP));
     }
   }

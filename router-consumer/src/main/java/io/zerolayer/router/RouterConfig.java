@@ -48,8 +48,8 @@ public final class RouterConfig extends AbstractConfig {
       .define(ROUTER_ID, Type.STRING, "", Importance.HIGH,
           "This router's id, unique and stable across restarts: its transactional id, so that a restarted"
               + " router fences its predecessor's open transaction at once, and its static group membership, so"
-              + " that it takes back its predecessor's partitions without a rebalance; when empty, router-<host name>-<HTTP"
-              + " port> (the pod's name in Kubernetes: run routers as a StatefulSet), or a random suffix with"
+              + " that it takes back its predecessor's partitions without a rebalance; when empty,"
+              + " router-<host name>-<HTTP port> (the pod's name in Kubernetes: run routers as a StatefulSet), or a random suffix with"
               + " port 0.")
       .define(GROUP_ID, Type.STRING, "zerolayer-router", Importance.HIGH,
           "Consumer group shared by all routers of a deployment.")
