@@ -80,7 +80,8 @@ public final class CutoverBenchmark {
         final Response response = answer.get(WAIT_MS, TimeUnit.MILLISECONDS);
         fleet.gpu(owner).resume();
         if (response.outcome() == RoutingOutcome.CUTOVER && response.text().equals(
-            TextModel.text(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens()))) {
+            TextModel.text(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens(),
+                request.getIgnoreEos()))) {
           identical++;
         }
         final Optional<StallDetected> stall = stalls.of(id).stream().findFirst().map(ChunkWatcher.Seen::value);

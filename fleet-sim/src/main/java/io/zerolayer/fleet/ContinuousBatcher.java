@@ -104,7 +104,8 @@ final class ContinuousBatcher {
 
   private String decode(final DispatchTask task, final TokenSink sink, final int life, final GpuLoad.Allocation kv)
       throws InterruptedException, GenerationFailedException {
-    final int length = TextModel.length(task.getPrompt(), task.getSeed(), task.getMaxOutputTokens());
+    final int length = TextModel.length(task.getPrompt(), task.getSeed(), task.getMaxOutputTokens(),
+        task.getIgnoreEos());
     final TextModel.Chain text = TextModel.after(task.getPrompt(), task.getSeed(), task.getPrefix());
     final List<String> pending = new ArrayList<>(profile.tokensPerChunk());
     long previous = clock.nanoTime();

@@ -58,19 +58,22 @@ public final class TextModel {
 
   /**
    * How many tokens the sequence has before it stops on its own: between half of
-   * {@code maxOutputTokens} and all of it.
+   * {@code maxOutputTokens} and all of it; all of it when the request ignores the end of sequence.
    */
-  public static int length(final String prompt, final long seed, final int maxOutputTokens) {
+  public static int length(final String prompt, final long seed, final int maxOutputTokens, final boolean ignoreEos) {
+    if (ignoreEos) {
+      return maxOutputTokens;
+    }
     final int half = Math.max(1, maxOutputTokens / 2);
     final long draw = mix(crc(prompt) + seed) & Long.MAX_VALUE;
     return half + (int) (draw % (maxOutputTokens - half + 1));
   }
 
   /** The whole text of an uninterrupted run: every token up to where the sequence stops. */
-  public static String text(final String prompt, final long seed, final int maxOutputTokens) {
+  public static String text(final String prompt, final long seed, final int maxOutputTokens, final boolean ignoreEos) {
     final StringBuilder text = new StringBuilder();
     final Chain chain = start(prompt, seed);
-    final int length = length(prompt, seed, maxOutputTokens);
+    final int length = length(prompt, seed, maxOutputTokens, ignoreEos);
     for (int i = 0; i < length; i++) {
       text.append(chain.next());
     }

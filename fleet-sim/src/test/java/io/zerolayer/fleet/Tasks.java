@@ -26,7 +26,7 @@ public final class Tasks {
 
   /** The text an uninterrupted run of {@link #task} gives. */
   public static String fullText(final DispatchTask task) {
-    return TextModel.text(task.getPrompt(), task.getSeed(), task.getMaxOutputTokens());
+    return TextModel.text(task.getPrompt(), task.getSeed(), task.getMaxOutputTokens(), task.getIgnoreEos());
   }
 
   private static String prompt(final String sequenceId) {

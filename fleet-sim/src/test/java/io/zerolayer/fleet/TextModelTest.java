@@ -35,14 +35,20 @@ class TextModelTest {
 
   @Test
   void shouldStopBetweenHalfAndAllOfTheTokenLimit() {
-    IntStream.range(0, 200).forEach(seed -> assertThat(TextModel.length("p", seed, 64)).isBetween(32, 64));
+    IntStream.range(0, 200).forEach(seed -> assertThat(TextModel.length("p", seed, 64, false)).isBetween(32, 64));
+  }
+
+  @Test
+  void shouldGenerateTheWholeLimitWhenTheRequestIgnoresTheEndOfSequence() {
+    IntStream.range(0, 200).forEach(seed -> assertThat(TextModel.length("p", seed, 64, true)).isEqualTo(64));
+    assertThat(TextModel.text("Hello", 3, 64, true)).startsWith(TextModel.text("Hello", 3, 64, false));
   }
 
   @Test
   void shouldWriteTheWholeTextAsTheChainGoes() {
-    final int length = TextModel.length("Hello", 3, 64);
+    final int length = TextModel.length("Hello", 3, 64, false);
 
-    assertThat(TextModel.text("Hello", 3, 64)).isEqualTo(String.join("", tokens(TextModel.start("Hello", 3), length)));
+    assertThat(TextModel.text("Hello", 3, 64, false)).isEqualTo(String.join("", tokens(TextModel.start("Hello", 3), length)));
   }
 
   private static List<String> tokens(final TextModel.Chain chain, final int count) {

@@ -118,4 +118,30 @@ class HeatmapTopologyTest {
     assertThat(model.getLatencyPerOutputTokenMs()).isBetween(25.0 * 0.95, 25.0 * 1.05);
     assertThat(model.getTtftPerInputTokenMs()).isBetween(0.2 * 0.95, 0.2 * 1.05);
   }
+
+  @Test
+  void shouldLearnTheShareOfTheLimitRequestsUseOnlyFromThoseThatMayStopEarly() {
+    completions(0, 20, false, 50);
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+    final double share = heatmap.latest("gpu-1").getLatencyModel().getExpectedOutputShare();
+
+    completions(20, 20, true, 100);
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+
+    final var model = heatmap.latest("gpu-1").getLatencyModel();
+    assertThat(share).isBetween(0.6, 0.75);
+    assertThat(model.getSamples()).isEqualTo(40);
+    assertThat(model.getExpectedOutputShare()).isEqualTo(share);
+  }
+
+  private void completions(final int first, final int count, final boolean ignoreEos, final int outputTokens) {
+    for (int i = first; i < first + count; i++) {
+      heatmap.completions.pipeInput("gpu-1", io.zerolayer.contract.avro.Completion.newBuilder()
+          .setSequenceId("s-" + i).setEpoch(1).setInstanceId("gpu-1").setInputTokens(100 + i)
+          .setOutputTokens(outputTokens).setMaxOutputTokens(100).setIgnoreEos(ignoreEos)
+          .setTtftMs(50).setTotalMs(50 + 20.0 * outputTokens)
+          .setOutcome(io.zerolayer.contract.avro.CompletionOutcome.FINISHED)
+          .setFinishedAtMs(heatmap.now()).build(), heatmap.now());
+    }
+  }
 }

@@ -133,7 +133,7 @@ class RegistryOutageIT {
     // A seed whose text runs to the limit: the simulated model may stop at half of it.
     final String prompt = "Go on for a while, " + id;
     long seed = id.hashCode();
-    while (TextModel.length(prompt, seed, maxOutputTokens) < maxOutputTokens) {
+    while (TextModel.length(prompt, seed, maxOutputTokens, false) < maxOutputTokens) {
       seed++;
     }
     final InferenceRequest request = InferenceRequest.newBuilder().setSequenceId(id).setTenantId("t")

@@ -10,7 +10,7 @@ public final class ExpectedText {
   }
 
   public static String of(final InferenceRequest request) {
-    return TextModel.text(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens());
+    return TextModel.text(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens(), request.getIgnoreEos());
   }
 
   /**
@@ -23,6 +23,6 @@ public final class ExpectedText {
     for (int i = 0; i + 1 < messages.length; i += 2) {
       prompt.append(messages[i]).append(": ").append(messages[i + 1]).append('\n');
     }
-    return TextModel.text(prompt.toString(), seed, maxOutputTokens);
+    return TextModel.text(prompt.toString(), seed, maxOutputTokens, false);
   }
 }

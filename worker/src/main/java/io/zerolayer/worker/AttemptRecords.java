@@ -97,6 +97,7 @@ final class AttemptRecords {
         .setInputTokens(task.getInputTokens())
         .setOutputTokens(outputTokens)
         .setMaxOutputTokens(task.getMaxOutputTokens())
+        .setIgnoreEos(task.getIgnoreEos())
         .setCachedTokens(Math.min(cachedTokens, task.getInputTokens()))
         .setTtftMs(firstTokenMs == 0 ? now - startedMs : firstTokenMs - startedMs)
         .setTotalMs(now - startedMs)

@@ -48,7 +48,8 @@ record StreamCheck(boolean lost, boolean duplicated, boolean reordered, boolean 
 
   private static List<String> expectedTokens(final InferenceRequest request) {
     final TextModel.Chain chain = TextModel.start(request.getPrompt(), request.getSeed());
-    final int length = TextModel.length(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens());
+    final int length = TextModel.length(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens(),
+        request.getIgnoreEos());
     final List<String> tokens = new ArrayList<>(length);
     for (int i = 0; i < length; i++) {
       tokens.add(chain.next());

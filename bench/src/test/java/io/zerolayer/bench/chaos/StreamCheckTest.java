@@ -61,7 +61,7 @@ class StreamCheckTest {
   private static List<String> tokens() {
     final TextModel.Chain chain = TextModel.start(REQUEST.getPrompt(), REQUEST.getSeed());
     final List<String> tokens = new ArrayList<>();
-    for (int i = 0; i < TextModel.length(REQUEST.getPrompt(), REQUEST.getSeed(), REQUEST.getMaxOutputTokens()); i++) {
+    for (int i = 0; i < TextModel.length(REQUEST.getPrompt(), REQUEST.getSeed(), REQUEST.getMaxOutputTokens(), false); i++) {
       tokens.add(chain.next());
     }
     return tokens;

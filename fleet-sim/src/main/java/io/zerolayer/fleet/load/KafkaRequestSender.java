@@ -65,6 +65,7 @@ public final class KafkaRequestSender implements RequestSender, AutoCloseable {
         .setApiKey(apiKey)
         .setPrompt(spec.prompt())
         .setMaxOutputTokens(spec.maxOutputTokens())
+        .setIgnoreEos(spec.ignoreEos())
         .setSeed(spec.seed())
         .setSubmittedAtMs(System.currentTimeMillis())
         .build();

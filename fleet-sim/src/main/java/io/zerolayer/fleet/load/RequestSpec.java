@@ -10,8 +10,10 @@ import static java.util.Objects.requireNonNull;
  * @param promptTokens the prompt's {@code cl100k_base} token count, as the router counts it
  * @param maxOutputTokens the output limit
  * @param seed the generation seed
+ * @param ignoreEos whether the engine must generate the whole limit, as a replay of recorded lengths asks
  */
-public record RequestSpec(PromptBand band, String prompt, int promptTokens, int maxOutputTokens, long seed) {
+public record RequestSpec(PromptBand band, String prompt, int promptTokens, int maxOutputTokens, long seed,
+    boolean ignoreEos) {
 
   public RequestSpec {
     requireNonNull(band, "band");
@@ -20,5 +22,11 @@ public record RequestSpec(PromptBand band, String prompt, int promptTokens, int 
       throw new IllegalArgumentException("A request needs at least 1 prompt and 1 output token, got "
           + promptTokens + " and " + maxOutputTokens);
     }
+  }
+
+  /** A request the model may end before its limit. */
+  public RequestSpec(final PromptBand band, final String prompt, final int promptTokens, final int maxOutputTokens,
+      final long seed) {
+    this(band, prompt, promptTokens, maxOutputTokens, seed, false);
   }
 }

@@ -114,17 +114,22 @@ public final class TraceReplay implements RequestSource {
     return arrivals.stream().map(Arrival::at).toList();
   }
 
+  /**
+   * The request of the trace's {@code index}th arrival. It asks for exactly the recorded output
+   * length (as serving benchmarks replay traces, with {@code ignore_eos}): the trace says what
+   * was generated, not a limit the model could stop short of.
+   */
   @Override
   public RequestSpec spec(final long index) {
     final Arrival arrival = arrivals.get(Math.toIntExact(index));
     final long requestSeed = Seeds.of(settings.seed(), index);
     if (arrival.prefixBlocks().isEmpty()) {
       return new RequestSpec(PromptBand.of(arrival.promptTokens()), writer.write(arrival.promptTokens(),
-          requestSeed), arrival.promptTokens(), arrival.outputTokens(), requestSeed);
+          requestSeed), arrival.promptTokens(), arrival.outputTokens(), requestSeed, true);
     }
     final String prompt = blockPrompt(arrival);
     final int tokens = writer.count(prompt);
-    return new RequestSpec(PromptBand.of(tokens), prompt, tokens, arrival.outputTokens(), requestSeed);
+    return new RequestSpec(PromptBand.of(tokens), prompt, tokens, arrival.outputTokens(), requestSeed, true);
   }
 
   /** One passage per block, its text a function of the block's hash id and length alone. */
@@ -143,7 +148,7 @@ public final class TraceReplay implements RequestSource {
   public String describe() {
     final Duration span = arrivals.isEmpty() ? Duration.ZERO : arrivals.get(arrivals.size() - 1).at();
     return String.format("Replaying %d requests of %s over %.1f s (%.1fx faster than recorded), prompt tokens"
-        + " clamped to %s, output tokens to %s; %s", arrivals.size(), file.getFileName(),
+        + " clamped to %s, output tokens to %s, each generated in full; %s", arrivals.size(), file.getFileName(),
         span.toMillis() / 1000.0, settings.speedup(), settings.promptTokens(), settings.outputTokens(),
         mooncake() ? "prompts of " + BLOCK_TOKENS + " tokens per trace block (1/" + MooncakeTraceFile.TRACE_BLOCK_TOKENS
             / BLOCK_TOKENS + " of the recorded length). Data: " + MOONCAKE_ATTRIBUTION : "Data: " + ATTRIBUTION);

@@ -71,15 +71,15 @@ class TraceReplayTest {
   }
 
   @Test
-  void shouldWritePromptsOfTheRecordedTokenCountWithTheRecordedOutputLimit() throws IOException {
+  void shouldWritePromptsOfTheRecordedTokenCountAskingForExactlyTheRecordedOutput() throws IOException {
     final TraceReplay replay = read(new Settings(1.0, 4, ANY, ANY, 7));
 
     final RequestSpec spec = replay.spec(2);
 
     assertThat(Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE).countTokens(spec.prompt()))
         .isEqualTo(879);
-    assertThat(spec).extracting(RequestSpec::band, RequestSpec::promptTokens, RequestSpec::maxOutputTokens)
-        .containsExactly(PromptBand.MEDIUM, 879, 55);
+    assertThat(spec).extracting(RequestSpec::band, RequestSpec::promptTokens, RequestSpec::maxOutputTokens,
+        RequestSpec::ignoreEos).containsExactly(PromptBand.MEDIUM, 879, 55, true);
     assertThat(replay.spec(3).band()).isEqualTo(PromptBand.SHORT);
     assertThat(replay.spec(2)).isEqualTo(spec);
   }

@@ -38,7 +38,8 @@ public final class AnthropicMessages implements Dialect {
     if (!metadata.isMissingNode() && !metadata.isNull() && !metadata.isObject()) {
       throw new BadRequestException("metadata", "'metadata' must be an object");
     }
-    return new GatewayRequest(model, messages, null, limit, 0, JsonFields.optionalBoolean(body, "stream"), true);
+    return new GatewayRequest(model, messages, null, limit, 0, JsonFields.optionalBoolean(body, "stream"), true,
+        false);
   }
 
   @Override

@@ -16,9 +16,11 @@ import java.util.List;
  * @param seed the sampling seed (0 when not given)
  * @param stream whether the answer is streamed as server-sent events
  * @param includeUsage whether a streamed OpenAI answer ends with a usage chunk
+ * @param ignoreEos whether to generate exactly {@code maxTokens} ({@code ignore_eos}, vLLM's and SGLang's extension
+ *     of the OpenAI API)
  */
 public record GatewayRequest(String model, List<ChatMessage> messages, String prompt, int maxTokens, long seed,
-    boolean stream, boolean includeUsage) {
+    boolean stream, boolean includeUsage, boolean ignoreEos) {
 
   public GatewayRequest {
     requireNonNull(model, "model");

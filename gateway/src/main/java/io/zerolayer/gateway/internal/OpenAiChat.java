@@ -40,7 +40,7 @@ public final class OpenAiChat extends OpenAiDialect {
     }
     final boolean includeUsage = options.isObject() && JsonFields.optionalBoolean(options, "include_usage");
     return new GatewayRequest(model, messages, null, limit, JsonFields.optionalLong(body, "seed"),
-        JsonFields.optionalBoolean(body, "stream"), includeUsage);
+        JsonFields.optionalBoolean(body, "stream"), includeUsage, JsonFields.optionalBoolean(body, "ignore_eos"));
   }
 
   @Override

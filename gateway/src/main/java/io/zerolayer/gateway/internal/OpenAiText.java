@@ -29,7 +29,7 @@ public final class OpenAiText extends OpenAiDialect {
     final JsonNode options = body.path("stream_options");
     final boolean includeUsage = options.isObject() && JsonFields.optionalBoolean(options, "include_usage");
     return new GatewayRequest(model, List.of(), prompt, limit, JsonFields.optionalLong(body, "seed"),
-        JsonFields.optionalBoolean(body, "stream"), includeUsage);
+        JsonFields.optionalBoolean(body, "stream"), includeUsage, JsonFields.optionalBoolean(body, "ignore_eos"));
   }
 
   private static String prompt(final JsonNode prompt) throws BadRequestException {

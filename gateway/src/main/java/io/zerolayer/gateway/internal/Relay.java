@@ -113,6 +113,7 @@ public final class Relay {
         .setPrompt(request.prompt())
         .setMessages(request.messages())
         .setMaxOutputTokens(request.maxTokens())
+        .setIgnoreEos(request.ignoreEos())
         .setSeed(request.seed())
         .setTraceId(requestId)
         .setSessionId(session == null || session.isBlank() ? null : session)

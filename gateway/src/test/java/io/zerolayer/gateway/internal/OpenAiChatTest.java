@@ -29,6 +29,17 @@ class OpenAiChatTest {
     assertThat(request.seed()).isEqualTo(7);
     assertThat(request.stream()).isTrue();
     assertThat(request.includeUsage()).isTrue();
+    assertThat(request.ignoreEos()).isFalse();
+  }
+
+  @Test
+  void shouldReadTheIgnoreEosExtensionOfVllmAndSglang() throws Exception {
+    final GatewayRequest request = chat.parse(body("""
+        {"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 50, "ignore_eos": true}"""));
+
+    assertThat(request.ignoreEos()).isTrue();
+    assertBad("{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"x\"}], \"ignore_eos\": 1}",
+        "ignore_eos", "true or false");
   }
 
   @Test

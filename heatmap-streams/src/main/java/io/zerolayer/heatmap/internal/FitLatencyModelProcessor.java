@@ -65,8 +65,9 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
         completion.getTotalMs());
     final LatencyFit added = fitter.add(fit, prefilled, completion.getOutputTokens(),
         completion.getTotalMs(), completion.getTtftMs(), completion.getFinishedAtMs());
-    // A first attempt that finished generated what the request asked of the engine; a resumed one, only its rest.
-    fits.put(id, completion.getEpoch() == 1
+    // A first attempt that finished generated what the request asked of the engine; a resumed one, only its
+    // rest; one told to ignore the end of sequence, its whole limit, which says nothing of where the model stops.
+    fits.put(id, completion.getEpoch() == 1 && !completion.getIgnoreEos()
         ? fitter.observeOutput(added, completion.getOutputTokens(), completion.getMaxOutputTokens()) : added);
   }
 }

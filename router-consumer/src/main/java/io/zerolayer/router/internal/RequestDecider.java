@@ -127,7 +127,7 @@ public final class RequestDecider {
     final long[] blocks = PrefixBlocks.of(prompt);
     final String session = request.getSessionId();
     final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
-        request.getMaxOutputTokens(), prefixes.match(blocks, prompt.length(), inputTokens),
+        request.getMaxOutputTokens(), request.getIgnoreEos(), prefixes.match(blocks, prompt.length(), inputTokens),
         sessions.instance(tenant.id(), session)), scope.applyTo(view.applyTo(heatmap.get(), nowMs)),
         () -> scope.applyTo(heatmap.get()));
     if (decision.dispatched()) {

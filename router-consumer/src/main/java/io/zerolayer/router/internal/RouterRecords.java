@@ -144,6 +144,7 @@ public final class RouterRecords {
         .setPrompt(prompt)
         .setInputTokens(decision.getInputTokens())
         .setMaxOutputTokens(request.getMaxOutputTokens())
+        .setIgnoreEos(request.getIgnoreEos())
         .setSeed(request.getSeed())
         .setResumeFromIndex(decision.getResumeFromIndex())
         .setTraceId(decision.getTraceId())

@@ -8,6 +8,7 @@ import io.zerolayer.contract.avro.StallDetected;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
+import io.zerolayer.router.policy.PrefixMatch;
 import io.zerolayer.router.policy.RequestProfile;
 import io.zerolayer.runtime.DeadLetters;
 import java.time.Duration;
@@ -84,7 +85,8 @@ public final class StallRouter {
     final String prompt = PromptText.of(request.get());
     final int inputTokens = promptText.tokens(prompt);
     final RequestProfile profile = new RequestProfile(stall.getSequenceId(), inputTokens,
-        Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()));
+        Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()), request.get().getIgnoreEos(),
+        PrefixMatch.NONE, null);
     // An attempt that never joined the stream (it resumed behind it) did not fail on its instance.
     final Optional<Decision> chosen = decider.decide(profile, request.get().getModel(), heatmap.current(),
         stall.getInstanceId(), stall.getReason(), stall.getEpoch() - stall.getBehindAttempts(),

@@ -39,10 +39,14 @@ public final class LatencyPredictor {
   }
 
   /**
-   * The tokens the request is expected to generate: its limit times the share of their limits
-   * this model's requests have used (1 until the heatmap knows).
+   * The tokens the request is expected to generate: its whole limit if it ignores the end of
+   * sequence, else its limit times the share of their limits this model's requests have used
+   * (1 until the heatmap knows).
    */
   static double expectedOutputTokens(final LatencyModel model, final RequestProfile request) {
+    if (request.ignoresEos()) {
+      return request.maxOutputTokens();
+    }
     final double share = model.getExpectedOutputShare() > 0 && model.getExpectedOutputShare() <= 1
         ? model.getExpectedOutputShare() : 1.0;
     return Math.max(1.0, share * request.maxOutputTokens());

@@ -56,6 +56,16 @@ class LatencyPredictorTest {
   }
 
   @Test
+  void shouldExpectTheWholeLimitOfARequestThatIgnoresTheEndOfSequence() {
+    final InstanceScore row = loaded("a", 0, 0);
+    row.getLatencyModel().setExpectedOutputShare(0.75);
+    final RequestProfile exact = new RequestProfile("seq-1", 200, 100, true, PrefixMatch.NONE, null);
+
+    // 40 + 0.1 * 200 + 20 * 100: all 100 tokens, whatever share others use
+    assertThat(LatencyPredictor.serviceMs(row, exact)).isCloseTo(2_060.0, within(1e-9));
+  }
+
+  @Test
   void shouldRankTheLessBusyOfTwoEqualInstancesFirst() {
     final Heatmap heatmap = Rows.heatmap(withDecodeStep(loaded("a", 6, 0), 8, 0.5),
         withDecodeStep(loaded("b", 2, 0), 8, 0.5));

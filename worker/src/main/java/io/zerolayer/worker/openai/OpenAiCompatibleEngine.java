@@ -106,6 +106,10 @@ public final class OpenAiCompatibleEngine implements InferenceEngine, AutoClosea
         .put("seed", task.getSeed())
         .put("temperature", 0)
         .put("stream", true);
+    if (task.getIgnoreEos()) {
+      // vLLM's and SGLang's extension: generate the whole limit.
+      body.put("ignore_eos", true);
+    }
     final HttpRequest.Builder request = HttpRequest.newBuilder(completions)
         .timeout(responseTimeout)
         .header("Content-Type", "application/json")
