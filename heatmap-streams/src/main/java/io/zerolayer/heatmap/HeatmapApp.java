@@ -11,6 +11,7 @@ import io.zerolayer.runtime.ChangelogSchemas;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.runtime.StreamsApp;
+import io.zerolayer.runtime.StreamsMembership;
 import io.zerolayer.runtime.StreamsSettings;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,7 @@ public final class HeatmapApp {
     final Map<String, Object> props = StreamsSettings.of(cluster, config.applicationId(), config.stateDir(),
         cluster.catalogue().name(Topics.TELEMETRY_DLQ), config.durability());
     props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
+    StreamsMembership.applyTo(props, config.instanceId());
     props.put(BoundedRocksDbMemory.TOTAL_BYTES, config.getLong(HeatmapConfig.ROCKSDB_MEMORY_BYTES));
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, config.getLong(HeatmapConfig.CACHE_MAX_BYTES));
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());

@@ -3,9 +3,11 @@ package io.zerolayer.heatmap;
 import io.zerolayer.heatmap.internal.RuleTimings;
 import io.zerolayer.runtime.EnvironmentConfig;
 import io.zerolayer.runtime.StreamsDurability;
+import io.zerolayer.runtime.StreamsMembership;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
@@ -104,6 +106,7 @@ public final class HeatmapConfig extends AbstractConfig {
 
   static {
     StreamsDurability.define(DEFINITION, PREFIX);
+    StreamsMembership.define(DEFINITION, PREFIX);
   }
 
   public HeatmapConfig(final Map<String, ?> values) {
@@ -134,6 +137,11 @@ public final class HeatmapConfig extends AbstractConfig {
   /** Replication of the app's own topics and standby replicas of its stores. */
   public StreamsDurability durability() {
     return StreamsDurability.of(this, PREFIX);
+  }
+
+  /** This instance's id as a static member of the app's group, if it has one. */
+  public Optional<String> instanceId() {
+    return StreamsMembership.instanceId(this, PREFIX);
   }
 
   public Path stateDir() {

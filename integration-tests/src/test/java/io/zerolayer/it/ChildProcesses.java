@@ -7,6 +7,7 @@ import io.zerolayer.gateway.GatewayApp;
 import io.zerolayer.gateway.GatewayConfig;
 import io.zerolayer.router.RouterApp;
 import io.zerolayer.router.RouterConfig;
+import io.zerolayer.runtime.StreamsMembership;
 import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.runtime.tenant.TenantSignature;
 import io.zerolayer.testsupport.ChildApp;
@@ -35,14 +36,16 @@ final class ChildProcesses {
   }
 
   /**
-   * token-buffer with its stores in {@code <state dir>/token-buffer}, so that a restart finds them;
-   * its topics as durable as the rig's cluster allows.
+   * token-buffer with its stores in {@code <state dir>/token-buffer}, so that a restart finds them,
+   * and one static member id, so that a restart takes back its tasks at once; its topics as
+   * durable as the rig's cluster allows.
    */
   static ChildApp tokenBuffer(final PipelineRig rig) throws Exception {
     final Map<String, Object> settings = new HashMap<>(rig.durability().settings(TokenBufferConfig.PREFIX));
     settings.putAll(Map.of(TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(rig.catalogue()),
         TokenBufferConfig.STATE_DIR, rig.stateDir().resolve("token-buffer").toString(),
-        TokenBufferConfig.QUERY_TOKEN, TenantSignature.newSecret()));
+        TokenBufferConfig.QUERY_TOKEN, TenantSignature.newSecret(),
+        TokenBufferConfig.PREFIX + StreamsMembership.INSTANCE_ID, "token-buffer-0"));
     return ChildApp.start(TokenBufferApp.class, rig.settings(), rig.stateDir().resolve("token-buffer.log"),
         TokenBufferConfig.HTTP_PORT, settings);
   }

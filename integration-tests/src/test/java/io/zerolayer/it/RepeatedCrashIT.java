@@ -116,7 +116,10 @@ class RepeatedCrashIT {
     try (SteadyLoad load = new SteadyLoad(rig.settings(), rig.serdes(), "t", TestTenants.key("t"), PACE, 19)) {
       for (int i = 0; i < KILLS; i++) {
         TimeUnit.MILLISECONDS.sleep(300 + random.nextInt(1_700));
+        final long start = System.nanoTime();
         fault.run();
+        System.out.printf("Kill %d of %d: killed, restarted and ready again in %d ms%n", i + 1, KILLS,
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
       }
       TimeUnit.SECONDS.sleep(2);
       final LoadVerdict verdict = load.verdict(Duration.ofMinutes(3));

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -111,7 +112,10 @@ public final class StreamsApp implements AutoCloseable {
 
   @Override
   public void close() {
-    streams.close(Duration.ofSeconds(20));
+    // Leaving on purpose hands the tasks over at once; a static member would otherwise keep them
+    // until its session expires.
+    streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+        .withTimeout(Duration.ofSeconds(20)));
     streamsMetrics.close();
     server.close();
   }

@@ -7,8 +7,9 @@ import io.zerolayer.runtime.ChangelogSchemas;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.runtime.StreamsApp;
-import io.zerolayer.runtime.tenant.TenantDirectory;
+import io.zerolayer.runtime.StreamsMembership;
 import io.zerolayer.runtime.StreamsSettings;
+import io.zerolayer.runtime.tenant.TenantDirectory;
 import io.zerolayer.tokenbuffer.query.SequenceQueries;
 import io.zerolayer.tokenbuffer.query.SequenceResource;
 import io.zerolayer.tokenbuffer.query.StoreSequenceQueries;
@@ -44,6 +45,7 @@ public final class TokenBufferApp {
         cluster.catalogue().name(Topics.INFERENCE_DLQ), config.durability());
     props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
+    StreamsMembership.applyTo(props, config.instanceId());
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
     ChangelogSchemas.readAhead(serdes, config.applicationId(), TokenBufferTopology.CHANGELOG_VALUES);
     final StreamsApp app = new StreamsApp(

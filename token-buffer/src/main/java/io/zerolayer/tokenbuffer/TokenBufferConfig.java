@@ -2,6 +2,7 @@ package io.zerolayer.tokenbuffer;
 
 import io.zerolayer.runtime.EnvironmentConfig;
 import io.zerolayer.runtime.StreamsDurability;
+import io.zerolayer.runtime.StreamsMembership;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -73,6 +74,7 @@ public final class TokenBufferConfig extends AbstractConfig {
 
   static {
     StreamsDurability.define(DEFINITION, PREFIX);
+    StreamsMembership.define(DEFINITION, PREFIX);
   }
 
   public TokenBufferConfig(final Map<String, ?> values) {
@@ -107,6 +109,11 @@ public final class TokenBufferConfig extends AbstractConfig {
   /** Replication of the app's own topics and standby replicas of its stores. */
   public StreamsDurability durability() {
     return StreamsDurability.of(this, PREFIX);
+  }
+
+  /** This instance's id as a static member of the app's group, if it has one. */
+  public Optional<String> instanceId() {
+    return StreamsMembership.instanceId(this, PREFIX);
   }
 
   public Path stateDir() {

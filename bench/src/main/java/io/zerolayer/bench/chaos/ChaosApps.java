@@ -7,6 +7,7 @@ import io.zerolayer.fleet.FleetConfig;
 import io.zerolayer.heatmap.HeatmapConfig;
 import io.zerolayer.router.RouterConfig;
 import io.zerolayer.runtime.StreamsDurability;
+import io.zerolayer.runtime.StreamsMembership;
 import io.zerolayer.runtime.tenant.TenantSignature;
 import io.zerolayer.tokenbuffer.TokenBufferConfig;
 import java.io.PrintStream;
@@ -48,6 +49,7 @@ final class ChaosApps implements AutoCloseable {
       final Map<String, Object> heatmap = new HashMap<>(durability.settings(HeatmapConfig.PREFIX));
       heatmap.put(HeatmapConfig.APPLICATION_ID, PipelineNames.heatmapApplicationId(catalogue));
       heatmap.put(HeatmapConfig.STATE_DIR, dir.resolve("heatmap-streams").toString());
+      heatmap.put(HeatmapConfig.PREFIX + StreamsMembership.INSTANCE_ID, "heatmap-streams");
       started.add(AppProcess.start("heatmap-streams", AppRole.HEATMAP_STREAMS, cluster, heatmap, dir), out);
       final String queryToken = TenantSignature.newSecret();
       for (int i = 1; i <= 2; i++) {
@@ -55,6 +57,7 @@ final class ChaosApps implements AutoCloseable {
         tokenBuffer.put(TokenBufferConfig.APPLICATION_ID, PipelineNames.tokenBufferApplicationId(catalogue));
         tokenBuffer.put(TokenBufferConfig.STATE_DIR, dir.resolve("token-buffer-" + i).toString());
         tokenBuffer.put(TokenBufferConfig.QUERY_TOKEN, queryToken);
+        tokenBuffer.put(TokenBufferConfig.PREFIX + StreamsMembership.INSTANCE_ID, "token-buffer-" + i);
         started.add(AppProcess.start("token-buffer-" + i, AppRole.TOKEN_BUFFER, cluster, tokenBuffer, dir), out);
       }
       for (int i = 1; i <= 2; i++) {
