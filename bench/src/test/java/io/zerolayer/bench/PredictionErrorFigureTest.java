@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class PredictionErrorFigureTest {
 
   @Test
-  void shouldAverageTheAbsolutePercentageErrorsOfRequestsServedWhereTheyWereFirstSent() {
+  void shouldAverageTheAbsoluteAndSignedPercentageErrorsOfRequestsServedWhereTheyWereFirstSent() {
     final PolicyRun run = new RunFixture()
         // First token after 300 ms, answer after 900: predicted 330 and 810.
         .completed("a", 1_000, 900, "gpu-0").predicted("a", 1, "gpu-0", 810, 330)
@@ -20,7 +20,8 @@ class PredictionErrorFigureTest {
 
     final Figure figure = PredictionErrorFigure.of(run);
 
-    assertThat(figure.text()).isEqualTo("TTFT 15.0 % / latency 5.0 % (2 requests)");
+    // TTFT +10 % and -20 %, latency -10 % and 0: biased low by 5 % each.
+    assertThat(figure.text()).isEqualTo("TTFT 15.0 % (bias -5.0 %) / latency 5.0 % (bias -5.0 %) (2 requests)");
     assertThat(figure.value().getAsDouble()).isCloseTo(0.15, within(1e-9));
   }
 
