@@ -102,6 +102,8 @@ public final class LatencyFitter {
         .setLatencyPerOutputTokenMs(latency[2]).setTtftInterceptMs(ttft[0])
         .setTtftPerInputTokenMs(ttft[1]).setTtftPerOutputTokenMs(ttft[2])
         .setExpectedOutputShare(fit.getOutputShare())
+        .setMeanInputTokens(gram[0] > 0 ? gram[1] / gram[0] : 0.0)
+        .setMeanOutputTokens(gram[0] > 0 ? gram[2] / gram[0] : 0.0)
         .setSamples(fit.getSamples()).build();
   }
 

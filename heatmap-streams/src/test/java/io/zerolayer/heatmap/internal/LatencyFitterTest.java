@@ -160,4 +160,16 @@ class LatencyFitterTest {
     assertThat(fitter.model(fit).getExpectedOutputShare()).isCloseTo(0.7, Percentage.withPercentage(2));
     assertThat(fitter.observeOutput(fit, 5, 0)).isSameAs(fit);
   }
+
+  @Test
+  void shouldPublishTheMeanShapeOfTheCompletionsBehindTheFit() {
+    LatencyFit fit = null;
+    for (int i = 0; i < 20; i++) {
+      fit = fitter.add(fit, 100 + 200 * (i % 2), 10 + 20 * (i % 2), 1_000, 50, 0L);
+    }
+
+    assertThat(fitter.model(fit).getMeanInputTokens()).isCloseTo(200.0, Percentage.withPercentage(0.01));
+    assertThat(fitter.model(fit).getMeanOutputTokens()).isCloseTo(20.0, Percentage.withPercentage(0.01));
+    assertThat(fitter.model(null).getMeanInputTokens()).isZero();
+  }
 }

@@ -6,7 +6,7 @@ import io.zerolayer.contract.avro.LatencyModel;
 /** Predicts a request's latency on an instance from the instance's heatmap row. */
 public final class LatencyPredictor {
 
-  /** The request shape behind the queue-wait estimate: a typical request's service time. */
+  /** The request shape behind the queue-wait estimate until the heatmap knows the instance's own. */
   private static final int TYPICAL_INPUT_TOKENS = 256;
   private static final int TYPICAL_OUTPUT_TOKENS = 128;
 
@@ -57,8 +57,10 @@ public final class LatencyPredictor {
   }
 
   /**
-   * Time the request waits before it starts: the queue ahead of it, drained at the rate the
-   * running batch completes typical requests.
+   * Time the request waits for a batch slot. Behind a queue the batch is full, and the request
+   * starts once as many running requests as are queued, and one more, have finished; the batch
+   * finishes them at the rate its running requests complete requests of the instance's usual
+   * shape (its recent completions' mean prompt and output, a typical shape until known).
    */
   public static double queueWaitMs(final InstanceScore row) {
     return queueWaitMs(row, row.getLatencyModel());
@@ -68,10 +70,11 @@ public final class LatencyPredictor {
     if (row.getQueueLength() <= 0) {
       return 0.0;
     }
-    final double typicalMs = model.getLatencyInterceptMs()
-        + model.getLatencyPerInputTokenMs() * TYPICAL_INPUT_TOKENS
-        + model.getLatencyPerOutputTokenMs() * TYPICAL_OUTPUT_TOKENS;
-    return row.getQueueLength() * typicalMs / Math.max(1, row.getRunningRequests());
+    final RequestProfile usual = new RequestProfile("usual",
+        (int) Math.round(model.getMeanInputTokens() > 0 ? model.getMeanInputTokens() : TYPICAL_INPUT_TOKENS),
+        (int) Math.max(1, Math.round(model.getMeanOutputTokens() > 0 ? model.getMeanOutputTokens()
+            : TYPICAL_OUTPUT_TOKENS)), true, PrefixMatch.NONE, null);
+    return (row.getQueueLength() + 1) * serviceMs(row, model, usual) / Math.max(1, row.getRunningRequests());
   }
 
   /**

@@ -85,6 +85,8 @@ final class PeerModels {
           .setTtftPerInputTokenMs(median(completed, LatencyModel::getTtftPerInputTokenMs))
           .setTtftPerOutputTokenMs(median(completed, LatencyModel::getTtftPerOutputTokenMs))
           .setExpectedOutputShare(median(completed, LatencyModel::getExpectedOutputShare))
+          .setMeanInputTokens(median(completed, LatencyModel::getMeanInputTokens))
+          .setMeanOutputTokens(median(completed, LatencyModel::getMeanOutputTokens))
           .setSamples(completed.stream().mapToLong(LatencyModel::getSamples).sum());
     }
     final List<LatencyModel> stepped = fits.stream().filter(LatencyPredictor::knowsDecodeStep).toList();

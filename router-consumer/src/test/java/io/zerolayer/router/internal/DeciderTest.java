@@ -157,8 +157,9 @@ class DeciderTest {
 
     assertThat(decision.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
     assertThat(decision.instanceId()).isNull();
-    // 8 queued typical requests (40 + 0.1 * 256 + 20 * 128 = 2625.6 ms each) over 2 running, plus one typical
-    assertThat(decision.retryAfterMs()).isEqualTo(Math.round(8 * 2625.6 / 2 + 2625.6));
+    // Behind 8 queued, 9 typical requests (40 + 0.1 * 256 + 20 * 128 = 2625.6 ms each) to finish over 2
+    // running, then one typical
+    assertThat(decision.retryAfterMs()).isEqualTo(Math.round(9 * 2625.6 / 2 + 2625.6));
   }
 
   @Test

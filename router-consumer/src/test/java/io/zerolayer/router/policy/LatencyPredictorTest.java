@@ -66,6 +66,20 @@ class LatencyPredictorTest {
   }
 
   @Test
+  void shouldWaitBehindAQueueForAsManyRequestsToFinishAndOneMoreOfTheInstancesUsualShape() {
+    final InstanceScore queued = loaded("a", 4, 3);
+    assertThat(LatencyPredictor.queueWaitMs(queued)).as("a typical request: 256 prompt and 128 output tokens")
+        .isCloseTo(4 * (40 + 0.1 * 256 + 20 * 128) / 4.0, within(1e-9));
+
+    queued.getLatencyModel().setMeanInputTokens(100.0);
+    queued.getLatencyModel().setMeanOutputTokens(50.0);
+
+    // 3 queued and this one, each a slot of 4 freeing after 40 + 0.1 * 100 + 20 * 50 ms
+    assertThat(LatencyPredictor.queueWaitMs(queued)).isCloseTo(4 * 1_050 / 4.0, within(1e-9));
+    assertThat(LatencyPredictor.queueWaitMs(loaded("b", 4, 0))).isZero();
+  }
+
+  @Test
   void shouldRankTheLessBusyOfTwoEqualInstancesFirst() {
     final Heatmap heatmap = Rows.heatmap(withDecodeStep(loaded("a", 6, 0), 8, 0.5),
         withDecodeStep(loaded("b", 2, 0), 8, 0.5));
