@@ -9,11 +9,14 @@ import io.zerolayer.contract.avro.InferenceRequest;
 /**
  * The text a worker is given, and its token count. Tokens are counted with the {@code cl100k_base}
  * BPE (jtokkit): exact for models that use it, and close for other BPE tokenizers (Llama-family
- * tokenizers usually count within a few tens of percent of it on English text).
+ * tokenizers usually count within a few tens of percent of it on English text). The encoding is
+ * loaded once per process, when the class is first used (a router's start), and shared: it is
+ * immutable, and loading it takes a noticeable share of a start.
  */
 public final class PromptText {
 
-  private final Encoding encoding = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+  /** Only this encoding is loaded: the default registry would parse every encoding jtokkit knows. */
+  private static final Encoding ENCODING = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
 
   /** The prompt, or the messages as "role: content" lines. */
   public static String of(final InferenceRequest request) {
@@ -29,6 +32,6 @@ public final class PromptText {
 
   /** Prompt tokens, at least 1. */
   public int tokens(final String text) {
-    return Math.max(1, encoding.countTokens(text));
+    return Math.max(1, ENCODING.countTokens(text));
   }
 }
