@@ -42,14 +42,17 @@ public final class ChildApp implements AutoCloseable {
   /**
    * Starts {@code mainClass} against the cluster and catalogue of {@code cluster}; its output is
    * appended to {@code log}, so that a restart on the same log keeps both runs. Settings reach the
-   * child as the environment variables its config classes read them from.
+   * child as the environment variables its config classes read them from. The child compiles with
+   * C1 only: it lives for seconds, often restarted beside others, and C2's compiling would take
+   * the cores the rest of the test needs.
    *
    * @param portKey the app's HTTP port setting (a config key), set to a free port
    * @param appSettings the app's own settings, by config key
    */
   public static ChildApp start(final Class<?> mainClass, final ClusterSettings cluster, final Path log,
       final String portKey, final Map<String, ?> appSettings) throws IOException {
-    return start(mainClass.getSimpleName(), List.of(javaCommand(), "-Dorg.slf4j.simpleLogger.log.io.zerolayer=info",
+    return start(mainClass.getSimpleName(), List.of(javaCommand(), "-XX:TieredStopAtLevel=1",
+        "-Dorg.slf4j.simpleLogger.log.io.zerolayer=info",
         "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=warn", "-cp", System.getProperty("java.class.path"),
         mainClass.getName()), cluster, log, portKey, appSettings);
   }

@@ -176,7 +176,7 @@ public final class PipelineRig implements AutoCloseable {
   }
 
   /** Hands a piece the test started to the rig, which closes it before what it opened earlier. */
-  public <T extends AutoCloseable> T open(final T piece) {
+  public synchronized <T extends AutoCloseable> T open(final T piece) {
     opened.push(piece);
     return piece;
   }
@@ -261,7 +261,7 @@ public final class PipelineRig implements AutoCloseable {
 
   /** Closes what was opened, newest first; the first failure is thrown once all are closed. */
   @Override
-  public void close() throws Exception {
+  public synchronized void close() throws Exception {
     Exception first = null;
     while (!opened.isEmpty()) {
       try {
