@@ -6,18 +6,22 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.stream.Collectors;
 
 /**
  * Every request of every policy's run as one CSV row (RFC 4180: a field with a comma, quote or
  * line break is quoted), times in milliseconds, {@code sent_s} from the start of that policy's
- * load, empty fields where a figure does not exist (no token, no final chunk).
+ * load, empty fields where a figure does not exist (no token, no final chunk, no prediction). The
+ * predictions are those of the request's first decision (epoch 1), as the router recorded them,
+ * so that each can be set against the latency and time to the first token the client measured.
  */
 final class OutcomeCsv {
 
   static final String HEADER = "policy,sequence_id,measured,sent_s,status,routing,band,prompt_tokens,"
       + "max_output_tokens,concurrency,latency_ms,ttft_ms,output_tokens,token_interval_std_ms,max_epoch,instances,"
-      + "reason";
+      + "reason,predicted_ttft_ms,predicted_latency_ms";
 
   private OutcomeCsv() {
   }
@@ -26,14 +30,17 @@ final class OutcomeCsv {
     out.write(HEADER);
     out.write("\r\n");
     for (final PolicyRun run : runs) {
+      final Map<String, Dispatch> firstDecisions = run.dispatches().stream().filter(d -> d.epoch() == 1)
+          .collect(Collectors.toMap(Dispatch::sequenceId, d -> d, (a, b) -> a));
       for (final RequestOutcome outcome : run.outcomes()) {
-        out.write(row(run, outcome));
+        out.write(row(run, outcome, firstDecisions.get(outcome.sequenceId())));
         out.write("\r\n");
       }
     }
   }
 
-  static String row(final PolicyRun run, final RequestOutcome o) {
+  /** @param first the request's first decision, or null when the log has none */
+  static String row(final PolicyRun run, final RequestOutcome o, final Dispatch first) {
     final long sent = run.sentMs(o);
     final OptionalDouble std = o.tokenIntervalStddevMs();
     final int maxEpoch = o.chunks().stream().mapToInt(ChunkArrival::epoch).max().orElse(0);
@@ -47,7 +54,13 @@ final class OutcomeCsv {
         Integer.toString(o.outputTokens()),
         std.isPresent() ? String.format(Locale.ROOT, "%.2f", std.getAsDouble()) : "",
         maxEpoch == 0 ? "" : Integer.toString(maxEpoch),
-        field(String.join(";", o.instances())), field(o.reason() == null ? "" : o.reason()));
+        field(String.join(";", o.instances())), field(o.reason() == null ? "" : o.reason()),
+        milliseconds(first == null ? null : first.predictedTtftMs()),
+        milliseconds(first == null ? null : first.predictedLatencyMs()));
+  }
+
+  private static String milliseconds(final Double value) {
+    return value == null ? "" : String.format(Locale.ROOT, "%.1f", value);
   }
 
   static String field(final String value) {
