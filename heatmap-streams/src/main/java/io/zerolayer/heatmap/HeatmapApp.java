@@ -7,7 +7,7 @@ import io.zerolayer.heatmap.query.HeatmapQueries;
 import io.zerolayer.heatmap.query.HeatmapResource;
 import io.zerolayer.heatmap.query.StoreHeatmapQueries;
 import io.zerolayer.runtime.BoundedRocksDbMemory;
-import io.zerolayer.runtime.ChangelogSchemas;
+import io.zerolayer.runtime.WrittenSchemas;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.runtime.StreamsApp;
@@ -45,7 +45,8 @@ public final class HeatmapApp {
     props.put(BoundedRocksDbMemory.TOTAL_BYTES, config.getLong(HeatmapConfig.ROCKSDB_MEMORY_BYTES));
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, config.getLong(HeatmapConfig.CACHE_MAX_BYTES));
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
-    ChangelogSchemas.readAhead(serdes, config.applicationId(), HeatmapTopology.CHANGELOG_VALUES);
+    WrittenSchemas.ofChangelogs(serdes, config.applicationId(), HeatmapTopology.CHANGELOG_VALUES);
+    WrittenSchemas.ofTopics(serdes, cluster.catalogue(), List.of(Topics.INSTANCE_SCORES, Topics.COMMANDS));
     final StreamsApp app = new StreamsApp(HeatmapTopology.build(config, cluster.catalogue(), serdes, server.registry(),
         telemetryPartitions(cluster)), props, server);
     queries.set(new StoreHeatmapQueries(app.streams(), self, config.millis(HeatmapConfig.WINDOW_SIZE_MS),

@@ -31,6 +31,7 @@ import io.zerolayer.router.internal.TransactionMeters;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.RoutingPolicy;
 import io.zerolayer.runtime.TopicTail;
+import io.zerolayer.runtime.WrittenSchemas;
 import io.zerolayer.runtime.tenant.TenantDirectory;
 import java.time.Duration;
 import java.util.List;
@@ -92,6 +93,8 @@ public final class Router implements AutoCloseable {
     requireNonNull(policy, "policy");
     final String routerId = config.routerId();
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
+    WrittenSchemas.ofTopics(serdes, cluster.catalogue(), List.of(Topics.DECISIONS, Topics.DISPATCH, Topics.COMMANDS,
+        Topics.SEQUENCE_HOLDS, Topics.TOKENS));
     heatmap = new HeatmapView(cluster, serdes);
     consumer = new KafkaConsumer<>(RouterClients.consumerProps(cluster, routerId, config),
         new ByteArrayDeserializer(), new ByteArrayDeserializer());

@@ -3,7 +3,7 @@ package io.zerolayer.tokenbuffer;
 import io.zerolayer.contract.cluster.ClusterSettings;
 import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.Topics;
-import io.zerolayer.runtime.ChangelogSchemas;
+import io.zerolayer.runtime.WrittenSchemas;
 import io.zerolayer.runtime.MetricsServer;
 import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.runtime.StreamsApp;
@@ -47,7 +47,9 @@ public final class TokenBufferApp {
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitInterval().toMillis());
     StreamsMembership.applyTo(props, config.instanceId());
     final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
-    ChangelogSchemas.readAhead(serdes, config.applicationId(), TokenBufferTopology.CHANGELOG_VALUES);
+    WrittenSchemas.ofChangelogs(serdes, config.applicationId(), TokenBufferTopology.CHANGELOG_VALUES);
+    WrittenSchemas.ofTopics(serdes, cluster.catalogue(),
+        List.of(Topics.RESPONSES, Topics.STALLS, Topics.SEQUENCE_HOLDS));
     final StreamsApp app = new StreamsApp(
         TokenBufferTopology.build(config, cluster.catalogue(), serdes, server.registry()), props, server);
     queries.set(new StoreSequenceQueries(app.streams(), self));
