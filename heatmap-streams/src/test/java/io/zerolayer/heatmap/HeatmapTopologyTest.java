@@ -120,6 +120,27 @@ class HeatmapTopologyTest {
   }
 
   @Test
+  void shouldFitTheServiceTimeLeavingOutWhatAttemptsWaitedInTheEnginesQueue() {
+    for (int i = 0; i < 20; i++) {
+      final int in = 100 + 37 * i;
+      final int out = 10 + 13 * (i % 7);
+      final double queued = 150.0 * (i % 5);
+      heatmap.completions.pipeInput("gpu-1", io.zerolayer.contract.avro.Completion.newBuilder()
+          .setSequenceId("s-" + i).setEpoch(1).setInstanceId("gpu-1").setInputTokens(in).setOutputTokens(out)
+          .setTtftMs(queued + 30 + 0.2 * in).setTotalMs(queued + 30 + 0.2 * in + 25.0 * out).setQueuedMs(queued)
+          .setOutcome(io.zerolayer.contract.avro.CompletionOutcome.FINISHED)
+          .setFinishedAtMs(heatmap.now()).build(), heatmap.now());
+    }
+
+    heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));
+
+    final var model = heatmap.latest("gpu-1").getLatencyModel();
+    assertThat(model.getTtftInterceptMs()).isBetween(30.0 * 0.9, 30.0 * 1.1);
+    assertThat(model.getTtftPerInputTokenMs()).isBetween(0.2 * 0.95, 0.2 * 1.05);
+    assertThat(model.getLatencyPerOutputTokenMs()).isBetween(25.0 * 0.95, 25.0 * 1.05);
+  }
+
+  @Test
   void shouldLearnTheShareOfTheLimitRequestsUseOnlyFromThoseThatMayStopEarly() {
     completions(0, 20, false, 50);
     heatmap.feed("gpu-1", sample -> sample, Duration.ofMillis(200));

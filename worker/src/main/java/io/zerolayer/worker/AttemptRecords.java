@@ -84,12 +84,14 @@ final class AttemptRecords {
 
   /**
    * @param startedMs when the run began
+   * @param beganMs when the engine began the attempt (it left the engine's queue); 0 when it did not say
    * @param firstTokenMs when its first token went out; 0 for none
    * @param cachedTokens prompt tokens the engine found in its prefix cache
    */
   Completion completion(final CompletionOutcome outcome, final int outputTokens, final long startedMs,
-      final long firstTokenMs, final int cachedTokens) {
+      final long beganMs, final long firstTokenMs, final int cachedTokens) {
     final long now = System.currentTimeMillis();
+    final long ttftMs = firstTokenMs == 0 ? now - startedMs : firstTokenMs - startedMs;
     return Completion.newBuilder()
         .setSequenceId(task.getSequenceId())
         .setEpoch(task.getEpoch())
@@ -99,7 +101,8 @@ final class AttemptRecords {
         .setMaxOutputTokens(task.getMaxOutputTokens())
         .setIgnoreEos(task.getIgnoreEos())
         .setCachedTokens(Math.min(cachedTokens, task.getInputTokens()))
-        .setTtftMs(firstTokenMs == 0 ? now - startedMs : firstTokenMs - startedMs)
+        .setTtftMs(ttftMs)
+        .setQueuedMs(beganMs == 0 ? 0 : Math.max(0, Math.min(ttftMs, beganMs - startedMs)))
         .setTotalMs(now - startedMs)
         .setOutcome(outcome)
         .setFinishedAtMs(now)

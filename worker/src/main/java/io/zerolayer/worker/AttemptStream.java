@@ -165,7 +165,8 @@ final class AttemptStream {
   }
 
   /** @param cachedTokens prompt tokens the engine found in its prefix cache */
-  synchronized Completion completion(final CompletionOutcome outcome, final long startedMs, final int cachedTokens) {
-    return records.completion(outcome, nextIndex - resumedFrom, startedMs, firstTokenMs, cachedTokens);
+  synchronized Completion completion(final CompletionOutcome outcome, final long startedMs, final long beganMs,
+      final int cachedTokens) {
+    return records.completion(outcome, nextIndex - resumedFrom, startedMs, beganMs, firstTokenMs, cachedTokens);
   }
 }

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +38,8 @@ final class TaskRun implements Runnable, TokenSink {
   private final AtomicBoolean cancelled = new AtomicBoolean();
   private final AtomicBoolean endsSequence = new AtomicBoolean();
   private final AtomicBoolean sendFailed = new AtomicBoolean();
-  private final AtomicBoolean started = new AtomicBoolean();
+  /** When the engine began the attempt (it left the engine's queue); 0 until it says so. */
+  private final AtomicLong beganMs = new AtomicLong();
   private final AtomicInteger cachedTokens = new AtomicInteger();
   private final long startedMs;
 
@@ -88,7 +90,7 @@ final class TaskRun implements Runnable, TokenSink {
     } catch (final Exception e) {
       outcome = generationFailed(e);
     }
-    output.completion(stream.completion(outcome, startedMs, cachedTokens.get()));
+    output.completion(stream.completion(outcome, startedMs, beganMs.get(), cachedTokens.get()));
   }
 
   /** Claims the stream, generates and ends it; the attempt's outcome. */
@@ -179,7 +181,7 @@ final class TaskRun implements Runnable, TokenSink {
     } else {
       output.stall(records.handedBack(why), error -> failure.run());
     }
-    output.completion(stream.completion(CompletionOutcome.FAILED, startedMs, cachedTokens.get()));
+    output.completion(stream.completion(CompletionOutcome.FAILED, startedMs, beganMs.get(), cachedTokens.get()));
   }
 
   @Override
@@ -191,7 +193,7 @@ final class TaskRun implements Runnable, TokenSink {
 
   @Override
   public void started() {
-    started.set(true);
+    beganMs.compareAndSet(0, System.currentTimeMillis());
   }
 
   @Override
@@ -201,7 +203,7 @@ final class TaskRun implements Runnable, TokenSink {
 
   /** Says the attempt is alive while it waits in the engine's queue. */
   void heartbeatIfWaiting() {
-    if (!started.get() && !cancelled.get()) {
+    if (beganMs.get() == 0 && !cancelled.get()) {
       stream.heartbeat();
     }
   }

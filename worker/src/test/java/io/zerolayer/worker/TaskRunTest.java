@@ -106,6 +106,30 @@ class TaskRunTest {
   }
 
   @Test
+  void shouldReportHowLongTheAttemptWaitedInTheEnginesQueueOnlyWhenTheEngineSaysWhenItBegan() {
+    final InferenceEngine queueing = new LoadingEngine(false) {
+      @Override
+      public String generate(final DispatchTask task, final TokenSink sink) {
+        try {
+          Thread.sleep(120);
+        } catch (final InterruptedException e) {
+          throw new AssertionError(e);
+        }
+        return super.generate(task, sink);
+      }
+    };
+    new TaskRun(task(false), queueing, output, catchUp).run();
+    final Completion queued = (Completion) sent(Topics.COMPLETIONS).get(0).value();
+    producer.clear();
+
+    new TaskRun(task(false), new SilentEngine(), output, catchUp).run();
+    final Completion unsaid = (Completion) sent(Topics.COMPLETIONS).get(0).value();
+
+    assertThat(queued.getQueuedMs()).isBetween(100.0, queued.getTtftMs());
+    assertThat(unsaid.getQueuedMs()).isZero();
+  }
+
+  @Test
   void shouldKeepTheFinishedStreamsLastChunkWhenTheClientGoesAwayAfterIt() {
     final TaskRun run = new TaskRun(task(false), new LoadingEngine(false), output, catchUp);
     run.run();
@@ -131,8 +155,22 @@ class TaskRunTest {
     return (topic, value) -> new byte[0];
   }
 
+  /** An engine that generates a token without saying when it began, as an OpenAI-compatible server. */
+  private static final class SilentEngine extends LoadingEngine {
+
+    SilentEngine() {
+      super(false);
+    }
+
+    @Override
+    public String generate(final DispatchTask task, final TokenSink sink) {
+      sink.emit(List.of("a"));
+      return "stop";
+    }
+  }
+
   /** An engine that says whether it is loading and generates two tokens when asked. */
-  private static final class LoadingEngine implements InferenceEngine {
+  private static class LoadingEngine implements InferenceEngine {
 
     private final boolean loading;
     private boolean generated;

@@ -13,7 +13,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Adds each finished attempt to its instance's latency statistics, and notes how far it was from
- * what they predicted before it ({@link FitErrors}). Cancelled and failed attempts
+ * what they predicted before it ({@link FitErrors}). What is fitted is the attempt's service
+ * time: its time to the first token and its latency less the time it waited in the engine's queue
+ * (when the worker says), since a router adds the queue ahead of a request itself; fitted with
+ * the queue in, an instance that queued would have its wait counted twice. Cancelled and failed attempts
  * say nothing about how long a whole request takes, so they are left out. A record without a
  * value or with impossible figures is thrown as an {@link InvalidRecordException}, before any
  * state changed, for the app's processing-exception handler to send to the dead-letter topic.
@@ -50,21 +53,23 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
     }
     if (completion.getInputTokens() < 0 || completion.getOutputTokens() < 0 || completion.getCachedTokens() < 0
         || completion.getCachedTokens() > completion.getInputTokens() || !(completion.getTtftMs() >= 0)
-        || !(completion.getTotalMs() >= completion.getTtftMs()) || Double.isInfinite(completion.getTotalMs())) {
+        || !(completion.getTotalMs() >= completion.getTtftMs()) || Double.isInfinite(completion.getTotalMs())
+        || !(completion.getQueuedMs() >= 0) || completion.getQueuedMs() > completion.getTtftMs()) {
       throw new InvalidRecordException("completion of " + completion.getSequenceId() + " on "
           + completion.getInstanceId() + " has impossible figures: " + completion.getInputTokens() + " input ("
           + completion.getCachedTokens() + " cached) and " + completion.getOutputTokens()
           + " output tokens, first token after " + completion.getTtftMs()
-          + " ms of " + completion.getTotalMs() + " ms");
+          + " ms of " + completion.getTotalMs() + " ms, " + completion.getQueuedMs() + " ms of it queued");
     }
+    final double ttftMs = completion.getTtftMs() - completion.getQueuedMs();
+    final double latencyMs = completion.getTotalMs() - completion.getQueuedMs();
     final String id = completion.getInstanceId();
     final LatencyFit fit = fits.get(id);
     // Prefill is fitted to the prompt tokens prefilled: those the prefix cache held cost next to nothing.
     final int prefilled = completion.getInputTokens() - completion.getCachedTokens();
-    errors.record(fitter.model(fit), prefilled, completion.getOutputTokens(), completion.getTtftMs(),
-        completion.getTotalMs());
-    final LatencyFit added = fitter.add(fit, prefilled, completion.getOutputTokens(),
-        completion.getTotalMs(), completion.getTtftMs(), completion.getFinishedAtMs());
+    errors.record(fitter.model(fit), prefilled, completion.getOutputTokens(), ttftMs, latencyMs);
+    final LatencyFit added = fitter.add(fit, prefilled, completion.getOutputTokens(), latencyMs, ttftMs,
+        completion.getFinishedAtMs());
     // A first attempt that finished generated what the request asked of the engine; a resumed one, only its
     // rest; one told to ignore the end of sequence, its whole limit, which says nothing of where the model stops.
     fits.put(id, completion.getEpoch() == 1 && !completion.getIgnoreEos()
