@@ -130,6 +130,22 @@ class TaskRunTest {
   }
 
   @Test
+  void shouldReportTheTimeFromTheDecisionToTheRunsStartAndNoneForARouterClockAhead() {
+    final long decidedMs = System.currentTimeMillis() - 250;
+    new TaskRun(DispatchTask.newBuilder(task(false)).setDispatchedAtMs(decidedMs).build(), new LoadingEngine(false),
+        output, catchUp).run();
+    final Completion late = (Completion) sent(Topics.COMPLETIONS).get(0).value();
+    producer.clear();
+
+    new TaskRun(DispatchTask.newBuilder(task(false)).setDispatchedAtMs(System.currentTimeMillis() + 60_000).build(),
+        new LoadingEngine(false), output, catchUp).run();
+    final Completion ahead = (Completion) sent(Topics.COMPLETIONS).get(0).value();
+
+    assertThat(late.getHandoffMs()).isBetween(250.0, 250.0 + late.getTotalMs() + 1_000);
+    assertThat(ahead.getHandoffMs()).isZero();
+  }
+
+  @Test
   void shouldKeepTheFinishedStreamsLastChunkWhenTheClientGoesAwayAfterIt() {
     final TaskRun run = new TaskRun(task(false), new LoadingEngine(false), output, catchUp);
     run.run();

@@ -54,12 +54,14 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
     if (completion.getInputTokens() < 0 || completion.getOutputTokens() < 0 || completion.getCachedTokens() < 0
         || completion.getCachedTokens() > completion.getInputTokens() || !(completion.getTtftMs() >= 0)
         || !(completion.getTotalMs() >= completion.getTtftMs()) || Double.isInfinite(completion.getTotalMs())
-        || !(completion.getQueuedMs() >= 0) || completion.getQueuedMs() > completion.getTtftMs()) {
+        || !(completion.getQueuedMs() >= 0) || completion.getQueuedMs() > completion.getTtftMs()
+        || !(completion.getHandoffMs() >= 0) || Double.isInfinite(completion.getHandoffMs())) {
       throw new InvalidRecordException("completion of " + completion.getSequenceId() + " on "
           + completion.getInstanceId() + " has impossible figures: " + completion.getInputTokens() + " input ("
           + completion.getCachedTokens() + " cached) and " + completion.getOutputTokens()
           + " output tokens, first token after " + completion.getTtftMs()
-          + " ms of " + completion.getTotalMs() + " ms, " + completion.getQueuedMs() + " ms of it queued");
+          + " ms of " + completion.getTotalMs() + " ms, " + completion.getQueuedMs() + " ms of it queued, "
+          + completion.getHandoffMs() + " ms from the decision to the worker's start");
     }
     final double ttftMs = completion.getTtftMs() - completion.getQueuedMs();
     final double latencyMs = completion.getTotalMs() - completion.getQueuedMs();
@@ -68,8 +70,8 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
     // Prefill is fitted to the prompt tokens prefilled: those the prefix cache held cost next to nothing.
     final int prefilled = completion.getInputTokens() - completion.getCachedTokens();
     errors.record(fitter.model(fit), prefilled, completion.getOutputTokens(), ttftMs, latencyMs);
-    final LatencyFit added = fitter.add(fit, prefilled, completion.getOutputTokens(), latencyMs, ttftMs,
-        completion.getFinishedAtMs());
+    final LatencyFit added = fitter.observeHandoff(fitter.add(fit, prefilled, completion.getOutputTokens(), latencyMs,
+        ttftMs, completion.getFinishedAtMs()), completion.getHandoffMs());
     // A first attempt that finished generated what the request asked of the engine; a resumed one, only its
     // rest; one told to ignore the end of sequence, its whole limit, which says nothing of where the model stops.
     fits.put(id, completion.getEpoch() == 1 && !completion.getIgnoreEos()

@@ -21,8 +21,8 @@ import java.util.List;
 public final class LatencyFitter {
 
   private static final int DIMENSIONS = 3;
-  /** Weight of the newest completion in the moving average of the output share. */
-  static final double OUTPUT_SHARE_WEIGHT = 0.05;
+  /** Weight of the newest completion in the moving averages (output share, handoff). */
+  static final double AVERAGE_WEIGHT = 0.05;
   /** How many completions the defaults are worth. */
   static final double PRIOR_SAMPLES = 0.02;
   /** A default's share of the prediction below which it counts as this share (a zero default stays near zero). */
@@ -72,12 +72,13 @@ public final class LatencyFitter {
     return LatencyFit.newBuilder().setGram(toList(gram)).setLatencyMoment(toList(latency))
         .setTtftMoment(toList(ttft)).setSamples(previous == null ? 1 : previous.getSamples() + 1)
         .setOutputShare(previous == null ? 1.0 : previous.getOutputShare())
+        .setHandoffMs(previous == null ? 0.0 : previous.getHandoffMs())
         .setUpdatedAtMs(Math.max(atMs, lastMs)).build();
   }
 
   /**
    * Adds what a first attempt that finished generated, against its output limit, to the moving
-   * average of the share of the limit requests use ({@link #OUTPUT_SHARE_WEIGHT} to the newest).
+   * average of the share of the limit requests use ({@link #AVERAGE_WEIGHT} to the newest).
    */
   public LatencyFit observeOutput(final LatencyFit fit, final int outputTokens, final int maxOutputTokens) {
     if (maxOutputTokens <= 0) {
@@ -85,13 +86,29 @@ public final class LatencyFitter {
     }
     final double share = Math.min(1.0, (double) outputTokens / maxOutputTokens);
     return LatencyFit.newBuilder(fit)
-        .setOutputShare(fit.getOutputShare() + OUTPUT_SHARE_WEIGHT * (share - fit.getOutputShare())).build();
+        .setOutputShare(fit.getOutputShare() + AVERAGE_WEIGHT * (share - fit.getOutputShare())).build();
   }
 
-  /** The model the statistics give, or the defaults while they are too few. */
+  /**
+   * Adds a completion's time from the router's decision to the worker's start to its moving
+   * average ({@link #AVERAGE_WEIGHT} to the newest; the first one alone).
+   */
+  public LatencyFit observeHandoff(final LatencyFit fit, final double handoffMs) {
+    final double average = fit.getSamples() <= 1 ? handoffMs
+        : fit.getHandoffMs() + AVERAGE_WEIGHT * (handoffMs - fit.getHandoffMs());
+    return LatencyFit.newBuilder(fit).setHandoffMs(average).build();
+  }
+
+  /**
+   * The model the statistics give, or the defaults while they are too few; the time from a
+   * decision to the worker's start is the instance's own from its first completion on.
+   */
   public LatencyModel model(final LatencyFit fit) {
-    if (fit == null || fit.getSamples() < minSamples) {
+    if (fit == null) {
       return defaults;
+    }
+    if (fit.getSamples() < minSamples) {
+      return LatencyModel.newBuilder(defaults).setHandoffMs(fit.getHandoffMs()).build();
     }
     final double[] gram = toArray(fit.getGram());
     final double[] latency = solve(gram, toArray(fit.getLatencyMoment()), priorPrecision(gram, latencyPrior),
@@ -102,6 +119,7 @@ public final class LatencyFitter {
         .setLatencyPerOutputTokenMs(latency[2]).setTtftInterceptMs(ttft[0])
         .setTtftPerInputTokenMs(ttft[1]).setTtftPerOutputTokenMs(ttft[2])
         .setExpectedOutputShare(fit.getOutputShare())
+        .setHandoffMs(fit.getHandoffMs())
         .setMeanInputTokens(gram[0] > 0 ? gram[1] / gram[0] : 0.0)
         .setMeanOutputTokens(gram[0] > 0 ? gram[2] / gram[0] : 0.0)
         .setSamples(fit.getSamples()).build();

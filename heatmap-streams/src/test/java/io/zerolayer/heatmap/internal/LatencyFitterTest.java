@@ -162,6 +162,19 @@ class LatencyFitterTest {
   }
 
   @Test
+  void shouldAverageTheTimeFromDecisionToStartFromTheFirstCompletionOn() {
+    LatencyFit fit = fitter.observeHandoff(fitter.add(null, 100, 10, 1_000, 50, 0L), 12);
+    assertThat(fitter.model(fit).getHandoffMs()).as("one completion, before the fit replaces the defaults")
+        .isEqualTo(12.0);
+    for (int i = 1; i < 200; i++) {
+      fit = fitter.observeHandoff(fitter.add(fit, 100, 10, 1_000, 50, 10L * i), 4 + i % 2 * 2);
+    }
+
+    assertThat(fitter.model(fit).getHandoffMs()).isCloseTo(5.0, Percentage.withPercentage(5));
+    assertThat(fitter.model(null).getHandoffMs()).isZero();
+  }
+
+  @Test
   void shouldPublishTheMeanShapeOfTheCompletionsBehindTheFit() {
     LatencyFit fit = null;
     for (int i = 0; i < 20; i++) {

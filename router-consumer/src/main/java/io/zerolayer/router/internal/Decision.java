@@ -8,13 +8,15 @@ import io.zerolayer.contract.avro.RoutingOutcome;
  * @param outcome the routing outcome
  * @param instanceId where it goes; null unless dispatched
  * @param reason why, for the audit trail and the client
- * @param predictedLatencyMs predicted latency on the chosen instance, or null
+ * @param predictedLatencyMs predicted latency on the chosen instance, or null; from the request's
+ *     submission once {@link #plusLayerTime(double)} added the layer's time
  * @param retryAfterMs when a throttled client should retry, or null
  * @param preWarmInstance a cold instance to send {@code PRE_WARM} to, or null
  * @param expectsWarm whether the policy chose the instance as one that has loaded its weights, so
  *     that its worker hands the task back at once should its engine be loading after all (a
  *     restart the heatmap did not show yet)
- * @param predictedTtftMs predicted time to the first token on the chosen instance, or null
+ * @param predictedTtftMs predicted time to the first token on the chosen instance, or null; as the
+ *     latency
  */
 public record Decision(RoutingOutcome outcome, String instanceId, String reason, Double predictedLatencyMs,
     Long retryAfterMs, String preWarmInstance, boolean expectsWarm, Double predictedTtftMs) {
@@ -53,6 +55,15 @@ public record Decision(RoutingOutcome outcome, String instanceId, String reason,
   public Decision predictingTtft(final double ttftMs) {
     return new Decision(outcome, instanceId, reason, predictedLatencyMs, retryAfterMs, preWarmInstance, expectsWarm,
         ttftMs);
+  }
+
+  /**
+   * This decision, with the layer's own time added to its predictions: what the request waited
+   * before it, and what its dispatch will take to reach the worker.
+   */
+  public Decision plusLayerTime(final double layerMs) {
+    return new Decision(outcome, instanceId, reason, predictedLatencyMs == null ? null : predictedLatencyMs + layerMs,
+        retryAfterMs, preWarmInstance, expectsWarm, predictedTtftMs == null ? null : predictedTtftMs + layerMs);
   }
 
   /** Whether a cold instance is to be pre-warmed. */

@@ -7,6 +7,7 @@ import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.contract.prefix.PrefixBlocks;
 import io.zerolayer.contract.routing.RoutingReasons;
 import io.zerolayer.router.policy.Heatmap;
+import io.zerolayer.router.policy.LatencyPredictor;
 import io.zerolayer.router.policy.RequestProfile;
 import io.zerolayer.router.tenant.TenantLimiter;
 import io.zerolayer.runtime.tenant.Tenant;
@@ -126,10 +127,14 @@ public final class RequestDecider {
     }
     final long[] blocks = PrefixBlocks.of(prompt);
     final String session = request.getSessionId();
-    final Decision decision = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
+    final Decision selected = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
         request.getMaxOutputTokens(), request.getIgnoreEos(), prefixes.match(blocks, prompt.length(), inputTokens),
         sessions.instance(tenant.id(), session)), scope.applyTo(view.applyTo(heatmap.get(), nowMs)),
         () -> scope.applyTo(heatmap.get()));
+    final Decision decision = selected.dispatched()
+        ? selected.plusLayerTime(waitedMs(request, nowMs) + LatencyPredictor.handoffMs(heatmap.get(),
+            selected.instanceId()))
+        : selected;
     if (decision.dispatched()) {
       prefixes.routed(decision.instanceId(), blocks);
       sessions.served(tenant.id(), session, decision.instanceId());
@@ -138,6 +143,15 @@ public final class RequestDecider {
       holds.hold(request.getSequenceId(), partition, offset);
     }
     return new Result(decision, prompt, inputTokens, tenant.id(), replyTopic);
+  }
+
+  /**
+   * How long the request has waited since its client submitted it: 0 for a submission time in the
+   * future (a client's clock ahead of the router's) or unset.
+   */
+  private static long waitedMs(final InferenceRequest request, final long nowMs) {
+    final long submittedMs = request.getSubmittedAtMs();
+    return submittedMs <= 0 || submittedMs > nowMs ? 0 : nowMs - submittedMs;
   }
 
   /**

@@ -93,6 +93,15 @@ public final class LatencyPredictor {
         + model.getTtftPerOutputTokenMs() * expectedOutputTokens(model, request));
   }
 
+  /**
+   * The instance's own time from a decision to its worker's start of the attempt (the dispatch's
+   * commit and read), from the heatmap; 0 for an instance it does not know or has not measured.
+   */
+  public static double handoffMs(final Heatmap heatmap, final String instanceId) {
+    final InstanceScore row = heatmap.row(instanceId);
+    return row == null ? 0.0 : Math.max(0.0, row.getLatencyModel().getHandoffMs());
+  }
+
   /** Queue wait plus service time. */
   public static double latencyMs(final InstanceScore row, final RequestProfile request) {
     return latencyMs(row, row.getLatencyModel(), request);

@@ -265,6 +265,26 @@ class RequestDeciderTest {
     assertThat(decide(request().setModel(" ").build(), 0).decision().instanceId()).isEqualTo("mistral-1");
   }
 
+  @Test
+  void shouldPredictFromTheSubmissionWithTheWaitBeforeTheDecisionAndTheInstancesHandoff() {
+    final InferenceRequest request = request().setSubmittedAtMs(5_000).build();
+    final Decision engine = decide(request, 5_000 * MS).decision();
+    final double engineOnly = engine.predictedTtftMs();
+    final InstanceScore measured = row("gpu-1", 1.0, 0);
+    measured.getLatencyModel().setHandoffMs(6.0);
+    fleet = heatmap(measured);
+
+    final Decision waited = decider(Optional.of(gateway)).decide("s1", request, 0, 0, () -> fleet, 5_030, 0)
+        .decision();
+    final Decision clockAhead = decider(Optional.of(gateway)).decide("s1", request, 0, 0, () -> fleet, 4_000, 0)
+        .decision();
+
+    assertThat(waited.predictedTtftMs()).isEqualTo(engineOnly + 30 + 6);
+    assertThat(waited.predictedLatencyMs()).isEqualTo(engine.predictedLatencyMs() + 30 + 6);
+    assertThat(clockAhead.predictedTtftMs()).as("a client clock ahead of the router's: no wait")
+        .isEqualTo(engineOnly + 6);
+  }
+
   private RequestDecider decider(final Optional<TenantSignature> gatewaySignature) {
     return new RequestDecider(new RequestValidator(4096, 10_000, Set.of()),
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1),
