@@ -104,6 +104,7 @@ final class AttemptRecords {
         .setTtftMs(ttftMs)
         .setQueuedMs(beganMs == 0 ? 0 : Math.max(0, Math.min(ttftMs, beganMs - startedMs)))
         // Clocks of two machines: a router's ahead of the worker's reads as no handoff rather than a negative one.
+        .setQueueEstimateMs(beganMs == 0 ? null : task.getQueueEstimateMs())
         .setHandoffMs(task.getDispatchedAtMs() <= 0 ? 0 : Math.max(0, startedMs - task.getDispatchedAtMs()))
         .setTotalMs(now - startedMs)
         .setOutcome(outcome)

@@ -118,15 +118,18 @@ class TaskRunTest {
         return super.generate(task, sink);
       }
     };
-    new TaskRun(task(false), queueing, output, catchUp).run();
+    final DispatchTask estimated = DispatchTask.newBuilder(task(false)).setQueueEstimateMs(90.0).build();
+    new TaskRun(estimated, queueing, output, catchUp).run();
     final Completion queued = (Completion) sent(Topics.COMPLETIONS).get(0).value();
     producer.clear();
 
-    new TaskRun(task(false), new SilentEngine(), output, catchUp).run();
+    new TaskRun(estimated, new SilentEngine(), output, catchUp).run();
     final Completion unsaid = (Completion) sent(Topics.COMPLETIONS).get(0).value();
 
     assertThat(queued.getQueuedMs()).isBetween(100.0, queued.getTtftMs());
+    assertThat(queued.getQueueEstimateMs()).as("the router's estimate, beside the wait").isEqualTo(90.0);
     assertThat(unsaid.getQueuedMs()).isZero();
+    assertThat(unsaid.getQueueEstimateMs()).as("no wait to set it against").isNull();
   }
 
   @Test

@@ -16,7 +16,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * what they predicted before it ({@link FitErrors}). What is fitted is the attempt's service
  * time: its time to the first token and its latency less the time it waited in the engine's queue
  * (when the worker says), since a router adds the queue ahead of a request itself; fitted with
- * the queue in, an instance that queued would have its wait counted twice. Cancelled and failed attempts
+ * the queue in, an instance that queued would have its wait counted twice. What an attempt waited
+ * is set against its router's estimate ({@link LatencyFitter#observeQueue}), so that routers
+ * learn how fast each instance's queue drains. Cancelled and failed attempts
  * say nothing about how long a whole request takes, so they are left out. A record without a
  * value or with impossible figures is thrown as an {@link InvalidRecordException}, before any
  * state changed, for the app's processing-exception handler to send to the dead-letter topic.
@@ -55,13 +57,16 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
         || completion.getCachedTokens() > completion.getInputTokens() || !(completion.getTtftMs() >= 0)
         || !(completion.getTotalMs() >= completion.getTtftMs()) || Double.isInfinite(completion.getTotalMs())
         || !(completion.getQueuedMs() >= 0) || completion.getQueuedMs() > completion.getTtftMs()
-        || !(completion.getHandoffMs() >= 0) || Double.isInfinite(completion.getHandoffMs())) {
+        || !(completion.getHandoffMs() >= 0) || Double.isInfinite(completion.getHandoffMs())
+        || completion.getQueueEstimateMs() != null && !(completion.getQueueEstimateMs() >= 0
+            && completion.getQueueEstimateMs() < Double.POSITIVE_INFINITY)) {
       throw new InvalidRecordException("completion of " + completion.getSequenceId() + " on "
           + completion.getInstanceId() + " has impossible figures: " + completion.getInputTokens() + " input ("
           + completion.getCachedTokens() + " cached) and " + completion.getOutputTokens()
           + " output tokens, first token after " + completion.getTtftMs()
           + " ms of " + completion.getTotalMs() + " ms, " + completion.getQueuedMs() + " ms of it queued, "
-          + completion.getHandoffMs() + " ms from the decision to the worker's start");
+          + completion.getHandoffMs() + " ms from the decision to the worker's start, a queue wait of "
+          + completion.getQueueEstimateMs() + " ms estimated");
     }
     final double ttftMs = completion.getTtftMs() - completion.getQueuedMs();
     final double latencyMs = completion.getTotalMs() - completion.getQueuedMs();
@@ -70,8 +75,9 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
     // Prefill is fitted to the prompt tokens prefilled: those the prefix cache held cost next to nothing.
     final int prefilled = completion.getInputTokens() - completion.getCachedTokens();
     errors.record(fitter.model(fit), prefilled, completion.getOutputTokens(), ttftMs, latencyMs);
-    final LatencyFit added = fitter.observeHandoff(fitter.add(fit, prefilled, completion.getOutputTokens(), latencyMs,
-        ttftMs, completion.getFinishedAtMs()), completion.getHandoffMs());
+    final LatencyFit added = fitter.observeQueue(fitter.observeHandoff(fitter.add(fit, prefilled,
+        completion.getOutputTokens(), latencyMs, ttftMs, completion.getFinishedAtMs()), completion.getHandoffMs()),
+        completion.getQueuedMs(), completion.getQueueEstimateMs() == null ? 0 : completion.getQueueEstimateMs());
     // A first attempt that finished generated what the request asked of the engine; a resumed one, only its
     // rest; one told to ignore the end of sequence, its whole limit, which says nothing of where the model stops.
     fits.put(id, completion.getEpoch() == 1 && !completion.getIgnoreEos()

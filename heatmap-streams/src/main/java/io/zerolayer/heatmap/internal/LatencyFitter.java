@@ -21,8 +21,13 @@ import java.util.List;
 public final class LatencyFitter {
 
   private static final int DIMENSIONS = 3;
-  /** Weight of the newest completion in the moving averages (output share, handoff). */
+  /** Weight of the newest completion in the moving averages (output share, handoff, queue waits). */
   static final double AVERAGE_WEIGHT = 0.05;
+  /** Attempts with an estimated queue wait needed before their waits scale the estimates. */
+  static final long MIN_QUEUED_SAMPLES = 5;
+  /** The bounds of the queue-wait scale: a few odd waits move it, none takes it anywhere. */
+  static final double MIN_QUEUE_SCALE = 0.25;
+  static final double MAX_QUEUE_SCALE = 4.0;
   /** How many completions the defaults are worth. */
   static final double PRIOR_SAMPLES = 0.02;
   /** A default's share of the prediction below which it counts as this share (a zero default stays near zero). */
@@ -73,6 +78,9 @@ public final class LatencyFitter {
         .setTtftMoment(toList(ttft)).setSamples(previous == null ? 1 : previous.getSamples() + 1)
         .setOutputShare(previous == null ? 1.0 : previous.getOutputShare())
         .setHandoffMs(previous == null ? 0.0 : previous.getHandoffMs())
+        .setQueuedMs(previous == null ? 0.0 : previous.getQueuedMs())
+        .setQueueEstimateMs(previous == null ? 0.0 : previous.getQueueEstimateMs())
+        .setQueuedSamples(previous == null ? 0 : previous.getQueuedSamples())
         .setUpdatedAtMs(Math.max(atMs, lastMs)).build();
   }
 
@@ -100,6 +108,35 @@ public final class LatencyFitter {
   }
 
   /**
+   * Adds what an attempt waited in the engine's queue and a router's estimate of that wait, when
+   * it estimated one, to their moving averages ({@link #AVERAGE_WEIGHT} to the newest): their
+   * ratio is the instance's {@code queueWaitScale}. The estimate is the router's before any scale,
+   * so that the ratio does not chase its own correction.
+   */
+  public LatencyFit observeQueue(final LatencyFit fit, final double queuedMs, final double estimateMs) {
+    if (!(estimateMs > 0)) {
+      return fit;
+    }
+    final boolean first = fit.getQueuedSamples() == 0;
+    return LatencyFit.newBuilder(fit)
+        .setQueuedMs(first ? queuedMs : fit.getQueuedMs() + AVERAGE_WEIGHT * (queuedMs - fit.getQueuedMs()))
+        .setQueueEstimateMs(first ? estimateMs
+            : fit.getQueueEstimateMs() + AVERAGE_WEIGHT * (estimateMs - fit.getQueueEstimateMs()))
+        .setQueuedSamples(fit.getQueuedSamples() + 1).build();
+  }
+
+  /**
+   * What attempts waited in the queue over the estimates for them, within
+   * [{@link #MIN_QUEUE_SCALE}, {@link #MAX_QUEUE_SCALE}]; 1 until {@link #MIN_QUEUED_SAMPLES} attempts tell.
+   */
+  static double queueWaitScale(final LatencyFit fit) {
+    if (fit.getQueuedSamples() < MIN_QUEUED_SAMPLES || !(fit.getQueueEstimateMs() > 0)) {
+      return 1.0;
+    }
+    return Math.max(MIN_QUEUE_SCALE, Math.min(MAX_QUEUE_SCALE, fit.getQueuedMs() / fit.getQueueEstimateMs()));
+  }
+
+  /**
    * The model the statistics give, or the defaults while they are too few; the time from a
    * decision to the worker's start is the instance's own from its first completion on.
    */
@@ -108,7 +145,8 @@ public final class LatencyFitter {
       return defaults;
     }
     if (fit.getSamples() < minSamples) {
-      return LatencyModel.newBuilder(defaults).setHandoffMs(fit.getHandoffMs()).build();
+      return LatencyModel.newBuilder(defaults).setHandoffMs(fit.getHandoffMs()).setQueueWaitScale(queueWaitScale(fit))
+          .build();
     }
     final double[] gram = toArray(fit.getGram());
     final double[] latency = solve(gram, toArray(fit.getLatencyMoment()), priorPrecision(gram, latencyPrior),
@@ -120,6 +158,7 @@ public final class LatencyFitter {
         .setTtftPerInputTokenMs(ttft[1]).setTtftPerOutputTokenMs(ttft[2])
         .setExpectedOutputShare(fit.getOutputShare())
         .setHandoffMs(fit.getHandoffMs())
+        .setQueueWaitScale(queueWaitScale(fit))
         .setMeanInputTokens(gram[0] > 0 ? gram[1] / gram[0] : 0.0)
         .setMeanOutputTokens(gram[0] > 0 ? gram[2] / gram[0] : 0.0)
         .setSamples(fit.getSamples()).build();

@@ -175,6 +175,26 @@ class LatencyFitterTest {
   }
 
   @Test
+  void shouldScaleQueueEstimatesByWhatQueuedAttemptsWaitedOnceFiveTellWithinBounds() {
+    LatencyFit fit = fitter.add(null, 100, 10, 1_000, 50, 0L);
+    for (int i = 0; i < 4; i++) {
+      fit = fitter.observeQueue(fit, 600 + 100 * (i % 2), 300);
+    }
+    assertThat(fitter.model(fit).getQueueWaitScale()).as("four attempts").isEqualTo(1.0);
+    assertThat(fitter.observeQueue(fit, 900, 0)).as("no wait estimated").isSameAs(fit);
+
+    for (int i = 0; i < 200; i++) {
+      fit = fitter.observeQueue(fit, 600 + 100 * (i % 2), 300);
+    }
+    assertThat(fitter.model(fit).getQueueWaitScale()).isCloseTo(650.0 / 300, Percentage.withPercentage(3));
+
+    for (int i = 0; i < 200; i++) {
+      fit = fitter.observeQueue(fit, 9_000, 300);
+    }
+    assertThat(fitter.model(fit).getQueueWaitScale()).isEqualTo(LatencyFitter.MAX_QUEUE_SCALE);
+  }
+
+  @Test
   void shouldPublishTheMeanShapeOfTheCompletionsBehindTheFit() {
     LatencyFit fit = null;
     for (int i = 0; i < 20; i++) {

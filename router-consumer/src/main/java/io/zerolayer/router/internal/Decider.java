@@ -46,7 +46,9 @@ public final class Decider {
   public Decision select(final RequestProfile request, final Heatmap heatmap, final Supplier<Heatmap> latest) {
     final Decision decision = rank(request, heatmap, latest);
     return decision.dispatched()
-        ? decision.predictingTtft(LatencyPredictor.ttftMs(heatmap, decision.instanceId(), request)) : decision;
+        ? decision.predictingTtft(LatencyPredictor.ttftMs(heatmap, decision.instanceId(), request),
+            LatencyPredictor.queueEstimateMs(heatmap, decision.instanceId()))
+        : decision;
   }
 
   private Decision rank(final RequestProfile request, final Heatmap heatmap, final Supplier<Heatmap> latest) {

@@ -17,15 +17,17 @@ import io.zerolayer.contract.avro.RoutingOutcome;
  *     restart the heatmap did not show yet)
  * @param predictedTtftMs predicted time to the first token on the chosen instance, or null; as the
  *     latency
+ * @param queueEstimateMs the estimated wait in the instance's queue, before the instance's learned
+ *     scale (what the heatmap sets the wait it will have against), or null
  */
 public record Decision(RoutingOutcome outcome, String instanceId, String reason, Double predictedLatencyMs,
-    Long retryAfterMs, String preWarmInstance, boolean expectsWarm, Double predictedTtftMs) {
+    Long retryAfterMs, String preWarmInstance, boolean expectsWarm, Double predictedTtftMs, Double queueEstimateMs) {
 
   /** A decision without a predicted time to the first token. */
   public Decision(final RoutingOutcome outcome, final String instanceId, final String reason,
       final Double predictedLatencyMs, final Long retryAfterMs, final String preWarmInstance,
       final boolean expectsWarm) {
-    this(outcome, instanceId, reason, predictedLatencyMs, retryAfterMs, preWarmInstance, expectsWarm, null);
+    this(outcome, instanceId, reason, predictedLatencyMs, retryAfterMs, preWarmInstance, expectsWarm, null, null);
   }
 
   /** A decision that expects no warm instance. */
@@ -48,13 +50,13 @@ public record Decision(RoutingOutcome outcome, String instanceId, String reason,
   /** This decision, with the instance chosen as one that has loaded its weights. */
   public Decision expectingWarm() {
     return new Decision(outcome, instanceId, reason, predictedLatencyMs, retryAfterMs, preWarmInstance, true,
-        predictedTtftMs);
+        predictedTtftMs, queueEstimateMs);
   }
 
-  /** This decision, with the time to the first token predicted on its instance. */
-  public Decision predictingTtft(final double ttftMs) {
+  /** This decision, with the time to the first token predicted on its instance, and its unscaled queue estimate. */
+  public Decision predictingTtft(final double ttftMs, final double queueEstimateMs) {
     return new Decision(outcome, instanceId, reason, predictedLatencyMs, retryAfterMs, preWarmInstance, expectsWarm,
-        ttftMs);
+        ttftMs, queueEstimateMs);
   }
 
   /**
@@ -63,7 +65,8 @@ public record Decision(RoutingOutcome outcome, String instanceId, String reason,
    */
   public Decision plusLayerTime(final double layerMs) {
     return new Decision(outcome, instanceId, reason, predictedLatencyMs == null ? null : predictedLatencyMs + layerMs,
-        retryAfterMs, preWarmInstance, expectsWarm, predictedTtftMs == null ? null : predictedTtftMs + layerMs);
+        retryAfterMs, preWarmInstance, expectsWarm, predictedTtftMs == null ? null : predictedTtftMs + layerMs,
+        queueEstimateMs);
   }
 
   /** Whether a cold instance is to be pre-warmed. */

@@ -83,7 +83,7 @@ public final class RequestRouter {
     if (result.decision().dispatched()) {
       writer.send(out, Topics.SEQUENCE_HOLDS, decided.getSequenceId(), records.hold(decided));
       writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request, decided, result.prompt(),
-          result.decision().expectsWarm(), null));
+          result.decision(), null));
       lookup.remember(record.partition(), record.offset(), request);
     }
     meters.decided(decided.getOutcome(), record.timestamp(), now);

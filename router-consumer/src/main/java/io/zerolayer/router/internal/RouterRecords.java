@@ -132,11 +132,12 @@ public final class RouterRecords {
   /**
    * The task of an attempt: the first, or a resumed one from the decision's resume index.
    *
-   * @param expectsWarm whether the instance was chosen as one that has loaded its weights
+   * @param chosen the decision behind the record: whether it chose the instance as one that has
+   *     loaded its weights, and its queue estimate
    * @param resumed where a resumed attempt continues, from the stall report; null for a first one
    */
   public DispatchTask dispatch(final InferenceRequest request, final RoutingDecision decision, final String prompt,
-      final boolean expectsWarm, final StallDetected resumed) {
+      final Decision chosen, final StallDetected resumed) {
     return DispatchTask.newBuilder()
         .setSequenceId(request.getSequenceId())
         .setEpoch(decision.getEpoch())
@@ -151,13 +152,14 @@ public final class RouterRecords {
         .setDispatchedAtMs(decision.getDecidedAtMs())
         .setRequestPartition(decision.getRequestPartition())
         .setRequestOffset(decision.getRequestOffset())
-        .setExpectsWarm(expectsWarm)
+        .setExpectsWarm(chosen.expectsWarm())
         .setPrefix(resumed == null ? List.of() : resumed.getPrefix())
         .setPrefixOffset(resumed == null ? -1 : resumed.getPrefixOffset())
         .setStreamEpoch(resumed == null ? 0 : resumed.getStreamEpoch())
         .setStreamOwner(resumed == null ? null : resumed.getStreamOwner())
         .setStreamAttempt(resumed == null ? null : resumed.getStreamAttempt())
         .setRouting(decision.getOutcome())
+        .setQueueEstimateMs(resumed == null ? chosen.queueEstimateMs() : null)
         .build();
   }
 

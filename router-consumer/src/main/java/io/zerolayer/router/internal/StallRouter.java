@@ -103,7 +103,7 @@ public final class StallRouter {
     writer.send(out, Topics.DECISIONS, decided.getSequenceId(), decided);
     if (decision.dispatched()) {
       writer.send(out, Topics.DISPATCH, decided.getInstanceId(), records.dispatch(request.get(), decided, prompt,
-          decision.expectsWarm(), stall));
+          decision, stall));
     } else {
       // Ends the stream in the tokens log, where the old attempt may still be writing: every reader
       // of the log, token-buffer and a client's fast path alike, ends it at the same token.

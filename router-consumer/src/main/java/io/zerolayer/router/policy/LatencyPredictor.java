@@ -60,13 +60,29 @@ public final class LatencyPredictor {
    * Time the request waits for a batch slot. Behind a queue the batch is full, and the request
    * starts once as many running requests as are queued, and one more, have finished; the batch
    * finishes them at the rate its running requests complete requests of the instance's usual
-   * shape (its recent completions' mean prompt and output, a typical shape until known).
+   * shape (its recent completions' mean prompt and output, a typical shape until known), scaled by
+   * what the instance's queued attempts waited over what was predicted for them: a batch that
+   * filled at once drains slower than one in its stride.
    */
   public static double queueWaitMs(final InstanceScore row) {
     return queueWaitMs(row, row.getLatencyModel());
   }
 
+  /**
+   * The queue wait on an instance of the heatmap before its learned scale, by the pooled latency
+   * model its ranking used: what the heatmap sets the wait the request will have against. 0 for
+   * an instance the heatmap does not know.
+   */
+  public static double queueEstimateMs(final Heatmap heatmap, final String instanceId) {
+    final InstanceScore row = heatmap.row(instanceId);
+    return row == null ? 0.0 : queueEstimateMs(row, heatmap.peerModels().of(row));
+  }
+
   private static double queueWaitMs(final InstanceScore row, final LatencyModel model) {
+    return (model.getQueueWaitScale() > 0 ? model.getQueueWaitScale() : 1.0) * queueEstimateMs(row, model);
+  }
+
+  private static double queueEstimateMs(final InstanceScore row, final LatencyModel model) {
     if (row.getQueueLength() <= 0) {
       return 0.0;
     }

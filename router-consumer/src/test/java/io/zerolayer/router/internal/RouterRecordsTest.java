@@ -17,14 +17,17 @@ class RouterRecordsTest {
       .setPrompt("hello").setMaxOutputTokens(16).setSubmittedAtMs(0).build();
 
   @Test
-  void shouldTagAFirstDispatchWithHowItsInstanceWasChosen() {
-    final RoutingDecision decided = records.decision(request, new Decision(RoutingOutcome.FALLBACK, "gpu-2",
-        "next best", 80.0, null), 1, "t-1", 100, 0, 7);
+  void shouldTagAFirstDispatchWithHowItsInstanceWasChosenAndItsQueueEstimate() {
+    final Decision chosen = new Decision(RoutingOutcome.FALLBACK, "gpu-2", "next best", 80.0, null)
+        .predictingTtft(50.0, 30.0).expectingWarm();
+    final RoutingDecision decided = records.decision(request, chosen, 1, "t-1", 100, 0, 7);
 
-    final DispatchTask task = records.dispatch(request, decided, "hello", true, null);
+    final DispatchTask task = records.dispatch(request, decided, "hello", chosen, null);
 
     assertThat(task.getRouting()).isEqualTo(RoutingOutcome.FALLBACK);
     assertThat(task.getInstanceId()).isEqualTo("gpu-2");
+    assertThat(task.getExpectsWarm()).isTrue();
+    assertThat(task.getQueueEstimateMs()).isEqualTo(30.0);
   }
 
   @Test
@@ -32,13 +35,15 @@ class RouterRecordsTest {
     final StallDetected stall = StallDetected.newBuilder().setSequenceId("s1").setEpoch(1).setInstanceId("gpu-1")
         .setNextIndex(2).setReason("no token for 1200 ms").setDetectedAtMs(200).setPrefix(List.of("a", "b"))
         .build();
-    final RoutingDecision decided = records.cutover(request, stall, new Decision(RoutingOutcome.CUTOVER, "gpu-3",
-        "resumed", 60.0, null), 1, 300);
+    final Decision chosen = new Decision(RoutingOutcome.CUTOVER, "gpu-3", "resumed", 60.0, null)
+        .predictingTtft(50.0, 30.0);
+    final RoutingDecision decided = records.cutover(request, stall, chosen, 1, 300);
 
-    final DispatchTask task = records.dispatch(request, decided, "hello", true, stall);
+    final DispatchTask task = records.dispatch(request, decided, "hello", chosen, stall);
 
     assertThat(task.getRouting()).isEqualTo(RoutingOutcome.CUTOVER);
     assertThat(task.getEpoch()).isEqualTo(2);
     assertThat(task.getResumeFromIndex()).isEqualTo(2);
+    assertThat(task.getQueueEstimateMs()).as("a resumed attempt's wait is not its request's").isNull();
   }
 }

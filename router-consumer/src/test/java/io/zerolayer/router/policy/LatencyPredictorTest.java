@@ -80,6 +80,22 @@ class LatencyPredictorTest {
   }
 
   @Test
+  void shouldScaleTheQueueWaitByWhatTheInstancesQueuedAttemptsWaitedOverTheEstimates() {
+    final InstanceScore queued = loaded("a", 4, 3);
+    queued.getLatencyModel().setMeanInputTokens(100.0);
+    queued.getLatencyModel().setMeanOutputTokens(50.0);
+    final Heatmap heatmap = Rows.heatmap(queued);
+    final double estimate = LatencyPredictor.queueEstimateMs(heatmap, "a");
+
+    queued.getLatencyModel().setQueueWaitScale(2.5);
+
+    assertThat(estimate).isCloseTo(1_050.0, within(1e-9));
+    assertThat(LatencyPredictor.queueEstimateMs(Rows.heatmap(queued), "a")).as("the estimate stays unscaled")
+        .isCloseTo(estimate, within(1e-9));
+    assertThat(LatencyPredictor.queueWaitMs(queued)).isCloseTo(2.5 * estimate, within(1e-9));
+  }
+
+  @Test
   void shouldRankTheLessBusyOfTwoEqualInstancesFirst() {
     final Heatmap heatmap = Rows.heatmap(withDecodeStep(loaded("a", 6, 0), 8, 0.5),
         withDecodeStep(loaded("b", 2, 0), 8, 0.5));
