@@ -18,7 +18,7 @@ final class FiguresFixture {
       final int oomFailed, final double zoneMoved, final double coldRatio) {
     final Figure na = Figure.na("not measured");
     final RequestFigures requests = new RequestFigures(100, 99, 1, 0, Figure.ms(p99Ms / 4), Figure.ms(p99Ms / 2),
-        Figure.ms(p99Ms), na, na, na, Figure.percent(errorRate, 2), Figure.percent(0, 2), na, na);
+        Figure.ms(p99Ms), na, na, na, Figure.percent(errorRate, 2), Figure.percent(0, 2), na, na, na, na, na);
     return new PolicyFigures(policy, requests,
         new OomFigures(Figure.ms(oomOffMs), Figure.of(oomFailed, oomFailed + " of 3 sent there")),
         Figure.percent(zoneMoved, 1), Figure.of(coldRatio, coldRatio + "x"),

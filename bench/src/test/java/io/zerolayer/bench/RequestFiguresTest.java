@@ -1,6 +1,7 @@
 package io.zerolayer.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.zerolayer.fleet.load.RequestOutcome.Status;
 import java.util.List;
@@ -30,6 +31,24 @@ class RequestFiguresTest {
     assertThat(figures.throttledRate().value()).hasValue(1.0 / 102);
     // 100 requests of 12 tokens in 10 s.
     assertThat(figures.tokensPerSecond().value()).hasValue(120.0);
+  }
+
+  @Test
+  void shouldTakeTheTimePerOutputTokenAfterTheFirstAndCountGoodputOverEveryMeasuredRequest() {
+    final RunFixture fixture = new RunFixture()
+        // 12 tokens: the first after 300 ms, the rest over 600 ms: 600 / 11 = 54.5 ms each
+        .completed("slow-tokens", 0, 900, "gpu-0")
+        // the first after 100 ms, the rest over 200 ms: 18.2 ms each
+        .completed("good", 0, 300, "gpu-0")
+        // the first after 1,100 ms
+        .completed("slow-first", 0, 3_300, "gpu-0")
+        .outcome("failed", Status.FAILED, 0, 10, List.of());
+
+    final RequestFigures figures = RequestFigures.of(fixture.run("p").measured(), 1_000);
+
+    assertThat(figures.tpotP50().value()).hasValueCloseTo(600.0 / 11, within(0.01));
+    assertThat(figures.tpotP99().value()).hasValueCloseTo(2_200.0 / 11, within(0.01));
+    assertThat(figures.goodput().value()).as("one of four measured").hasValue(0.25);
   }
 
   @Test
