@@ -22,6 +22,9 @@ import java.util.OptionalDouble;
  * @param tokensPerSecond output tokens of completed requests per second of the measured window
  * @param tpotP50 time per output token after the first, (latency - TTFT) / (tokens - 1), of
  *     completed requests with two tokens or more
+ * @param tpotP99 the same at P99
+ * @param goodput the share of measured requests completed within the objective; one of a single
+ *     token has no TPOT and counts by its TTFT alone
  */
 record RequestFigures(int measured, int completed, int errors, int throttled, Figure latencyP50,
     Figure latencyP90, Figure latencyP99, Figure ttftP50, Figure ttftP90, Figure ttftP99, Figure errorRate,
@@ -71,7 +74,7 @@ record RequestFigures(int measured, int completed, int errors, int throttled, Fi
 
   private static boolean withinObjective(final RequestOutcome outcome) {
     final Optional<Duration> ttft = outcome.timeToFirstToken();
-    return ttft.isPresent() && ttft.get().toMillis() <= GOODPUT_TTFT_MS
+    return ttft.isPresent() && ttft.get().compareTo(Duration.ofMillis(GOODPUT_TTFT_MS)) <= 0
         && tpotMicros(outcome).map(micros -> micros <= GOODPUT_TPOT_MS * 1_000).orElse(true);
   }
 

@@ -99,10 +99,11 @@ public final class LatencyFitter {
 
   /**
    * Adds a completion's time from the router's decision to the worker's start to its moving
-   * average ({@link #AVERAGE_WEIGHT} to the newest; the first one alone).
+   * average ({@link #AVERAGE_WEIGHT} to the newest; the first one alone, and so the first after
+   * statistics that predate the figure, whose average reads 0).
    */
   public LatencyFit observeHandoff(final LatencyFit fit, final double handoffMs) {
-    final double average = fit.getSamples() <= 1 ? handoffMs
+    final double average = fit.getSamples() <= 1 || fit.getHandoffMs() == 0.0 ? handoffMs
         : fit.getHandoffMs() + AVERAGE_WEIGHT * (handoffMs - fit.getHandoffMs());
     return LatencyFit.newBuilder(fit).setHandoffMs(average).build();
   }

@@ -87,11 +87,12 @@ final class PeerModels {
           .setExpectedOutputShare(median(completed, LatencyModel::getExpectedOutputShare))
           .setMeanInputTokens(median(completed, LatencyModel::getMeanInputTokens))
           .setMeanOutputTokens(median(completed, LatencyModel::getMeanOutputTokens))
-          .setQueueWaitScale(median(completed, LatencyModel::getQueueWaitScale))
           .setSamples(completed.stream().mapToLong(LatencyModel::getSamples).sum());
     }
     final List<LatencyModel> stepped = fits.stream().filter(LatencyPredictor::knowsDecodeStep).toList();
-    return model.setDecodeStepBaseMs(stepped.isEmpty() ? 0.0 : median(stepped, LatencyModel::getDecodeStepBaseMs))
+    // Learned from queued attempts, which an instance may have before enough completions for a fit.
+    return model.setQueueWaitScale(median(fits, LatencyModel::getQueueWaitScale))
+        .setDecodeStepBaseMs(stepped.isEmpty() ? 0.0 : median(stepped, LatencyModel::getDecodeStepBaseMs))
         .setDecodeStepPerSequenceMs(stepped.isEmpty() ? 0.0
             : median(stepped, LatencyModel::getDecodeStepPerSequenceMs))
         .build();

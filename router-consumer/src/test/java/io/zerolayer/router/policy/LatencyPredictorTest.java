@@ -96,6 +96,19 @@ class LatencyPredictorTest {
   }
 
   @Test
+  void shouldScaleByThePeersMedianEvenBeforeAnyHasCompletionsEnoughForAFit() {
+    final InstanceScore scaled = loaded("a", 4, 3);
+    scaled.getLatencyModel().setQueueWaitScale(3.0);
+    final Heatmap plain = Rows.heatmap(loaded("a", 4, 3), loaded("b", 4, 3));
+    final Heatmap learned = Rows.heatmap(scaled, loaded("b", 4, 3));
+
+    // The median of 3 and 1: the queue wait doubles on both peers.
+    assertThat(LatencyPredictor.ttftMs(learned, "b", REQUEST) - LatencyPredictor.ttftMs(plain, "b", REQUEST))
+        .isCloseTo(LatencyPredictor.queueEstimateMs(plain, "b"), within(1e-9));
+    assertThat(LatencyPredictor.queueEstimateMs(plain, "b")).isPositive();
+  }
+
+  @Test
   void shouldRankTheLessBusyOfTwoEqualInstancesFirst() {
     final Heatmap heatmap = Rows.heatmap(withDecodeStep(loaded("a", 6, 0), 8, 0.5),
         withDecodeStep(loaded("b", 2, 0), 8, 0.5));
