@@ -74,13 +74,10 @@ public final class LatencyFitter {
       latency[i] = keep * latency[i] + weight * x[i] * latencyMs;
       ttft[i] = keep * ttft[i] + weight * x[i] * ttftMs;
     }
-    return LatencyFit.newBuilder().setGram(toList(gram)).setLatencyMoment(toList(latency))
-        .setTtftMoment(toList(ttft)).setSamples(previous == null ? 1 : previous.getSamples() + 1)
-        .setOutputShare(previous == null ? 1.0 : previous.getOutputShare())
-        .setHandoffMs(previous == null ? 0.0 : previous.getHandoffMs())
-        .setQueuedMs(previous == null ? 0.0 : previous.getQueuedMs())
-        .setQueueEstimateMs(previous == null ? 0.0 : previous.getQueueEstimateMs())
-        .setQueuedSamples(previous == null ? 0 : previous.getQueuedSamples())
+    // The moving averages (output share, handoff, queue waits) carry over; a first fit starts from their defaults.
+    return (previous == null ? LatencyFit.newBuilder() : LatencyFit.newBuilder(previous)).setGram(toList(gram))
+        .setLatencyMoment(toList(latency)).setTtftMoment(toList(ttft))
+        .setSamples(previous == null ? 1 : previous.getSamples() + 1)
         .setUpdatedAtMs(Math.max(atMs, lastMs)).build();
   }
 
@@ -94,7 +91,7 @@ public final class LatencyFitter {
     }
     final double share = Math.min(1.0, (double) outputTokens / maxOutputTokens);
     return LatencyFit.newBuilder(fit)
-        .setOutputShare(fit.getOutputShare() + AVERAGE_WEIGHT * (share - fit.getOutputShare())).build();
+        .setOutputShare(moved(fit.getOutputShare(), share)).build();
   }
 
   /**
@@ -104,7 +101,7 @@ public final class LatencyFitter {
    */
   public LatencyFit observeHandoff(final LatencyFit fit, final double handoffMs) {
     final double average = fit.getSamples() <= 1 || fit.getHandoffMs() == 0.0 ? handoffMs
-        : fit.getHandoffMs() + AVERAGE_WEIGHT * (handoffMs - fit.getHandoffMs());
+        : moved(fit.getHandoffMs(), handoffMs);
     return LatencyFit.newBuilder(fit).setHandoffMs(average).build();
   }
 
@@ -120,10 +117,14 @@ public final class LatencyFitter {
     }
     final boolean first = fit.getQueuedSamples() == 0;
     return LatencyFit.newBuilder(fit)
-        .setQueuedMs(first ? queuedMs : fit.getQueuedMs() + AVERAGE_WEIGHT * (queuedMs - fit.getQueuedMs()))
-        .setQueueEstimateMs(first ? estimateMs
-            : fit.getQueueEstimateMs() + AVERAGE_WEIGHT * (estimateMs - fit.getQueueEstimateMs()))
+        .setQueuedMs(first ? queuedMs : moved(fit.getQueuedMs(), queuedMs))
+        .setQueueEstimateMs(first ? estimateMs : moved(fit.getQueueEstimateMs(), estimateMs))
         .setQueuedSamples(fit.getQueuedSamples() + 1).build();
+  }
+
+  /** A moving average after its newest value: {@link #AVERAGE_WEIGHT} to the newest. */
+  private static double moved(final double average, final double newest) {
+    return average + AVERAGE_WEIGHT * (newest - average);
   }
 
   /**

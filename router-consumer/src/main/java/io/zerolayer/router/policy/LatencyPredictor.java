@@ -61,8 +61,7 @@ public final class LatencyPredictor {
    * starts once as many running requests as are queued, and one more, have finished; the batch
    * finishes them at the rate its running requests complete requests of the instance's usual
    * shape (its recent completions' mean prompt and output, a typical shape until known), scaled by
-   * what the instance's queued attempts waited over what was predicted for them: a batch that
-   * filled at once drains slower than one in its stride.
+   * what the instance's queued attempts waited over the estimates for them ({@code queueWaitScale}).
    */
   public static double queueWaitMs(final InstanceScore row) {
     return queueWaitMs(row, row.getLatencyModel());
