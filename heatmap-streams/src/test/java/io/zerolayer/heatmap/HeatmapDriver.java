@@ -26,6 +26,7 @@ import java.util.function.UnaryOperator;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -51,6 +52,7 @@ final class HeatmapDriver implements AutoCloseable {
   final TestOutputTopic<String, CloudEvent> events;
   final TestOutputTopic<String, InstanceCommand> commands;
   final TestOutputTopic<byte[], byte[]> deadLetters;
+  private final Path stateDir = stateDir();
   private long nowMs = START.toEpochMilli();
 
   HeatmapDriver(final Map<String, Object> overrides) {
@@ -62,7 +64,7 @@ final class HeatmapDriver implements AutoCloseable {
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterInvalidRecords.class);
     props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, catalogue.name(Topics.TELEMETRY_DLQ));
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir().toString());
+    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     // The driver runs every partition in one task, so that task reports every zone.
     driver = new TopologyTestDriver(HeatmapTopology.build(config, catalogue, serdes, new SimpleMeterRegistry(), 1),
         props, START);
@@ -160,5 +162,10 @@ final class HeatmapDriver implements AutoCloseable {
   @Override
   public void close() {
     driver.close();
+    try {
+      Utils.delete(stateDir.toFile());
+    } catch (final IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
