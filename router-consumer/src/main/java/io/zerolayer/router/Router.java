@@ -92,7 +92,10 @@ public final class Router implements AutoCloseable {
       final TenantDirectory tenants, final MeterRegistry registry) {
     requireNonNull(policy, "policy");
     final String routerId = config.routerId();
-    final ContractSerdes serdes = new ContractSerdes(cluster.serdes());
+    // A record read or written while the registry does not answer aborts the transaction before
+    // the broker's timeout would, which would fence this router's producer for good.
+    final ContractSerdes serdes = new ContractSerdes(cluster.serdes(),
+        Duration.ofMillis(config.transactionTimeoutMs() / 2));
     WrittenSchemas.ofTopics(serdes, cluster.catalogue(), List.of(Topics.DECISIONS, Topics.DISPATCH, Topics.COMMANDS,
         Topics.SEQUENCE_HOLDS, Topics.TOKENS));
     heatmap = new HeatmapView(cluster, serdes);

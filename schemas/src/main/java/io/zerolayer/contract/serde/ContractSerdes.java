@@ -3,6 +3,7 @@ package io.zerolayer.contract.serde;
 import static java.util.Objects.requireNonNull;
 
 import io.zerolayer.contract.topic.Topic;
+import java.time.Duration;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
@@ -20,6 +21,14 @@ public final class ContractSerdes implements AutoCloseable {
 
   public ContractSerdes(final SerdeConfig config) {
     this(SchemaRegistryClients.create(requireNonNull(config, "config")), config.autoRegister());
+  }
+
+  /**
+   * Serdes whose registry calls give up after {@code registryPatience} while the registry does
+   * not answer, so that a caller holding a Kafka transaction open aborts it itself.
+   */
+  public ContractSerdes(final SerdeConfig config, final Duration registryPatience) {
+    this(SchemaRegistryClients.create(requireNonNull(config, "config"), registryPatience), config.autoRegister());
   }
 
   ContractSerdes(final SchemaRegistryClient registry, final boolean autoRegister) {

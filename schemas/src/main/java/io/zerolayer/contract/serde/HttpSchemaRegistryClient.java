@@ -25,8 +25,11 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
   private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
-  /** Attempts of one call when the registry fails on its side (5xx) or cannot be reached. */
-  private static final int ATTEMPTS = 6;
+  /**
+   * How long one call is tried, again and again, while the registry fails on its side (5xx) or
+   * cannot be reached: about as long as six tries of the longest wait for an answer.
+   */
+  static final Duration DEFAULT_PATIENCE = Duration.ofSeconds(60);
   private static final long FIRST_BACKOFF_MS = 100;
 
   private final ObjectMapper json = new ObjectMapper();
@@ -37,6 +40,7 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   private final HttpClient http;
   private final String baseUrl;
   private final String authorization;
+  private final long patienceNanos;
   private final Map<Integer, CompletableFuture<Schema>> schemasById = new ConcurrentHashMap<>();
   private final Map<SubjectSchema, CompletableFuture<Integer>> idsBySubjectAndSchema = new ConcurrentHashMap<>();
 
@@ -45,14 +49,20 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   }
 
   HttpSchemaRegistryClient(final String baseUrl, final String basicAuthUserInfo) {
-    this(baseUrl, basicAuthUserInfo, null);
+    this(baseUrl, basicAuthUserInfo, null, DEFAULT_PATIENCE);
   }
 
   /**
    * @param tls the truststore of an https registry, or null for the JVM's default
+   * @param patience how long one call is tried before its caller is told the registry is unavailable
    */
-  HttpSchemaRegistryClient(final String baseUrl, final String basicAuthUserInfo, final RegistryTls tls) {
+  HttpSchemaRegistryClient(final String baseUrl, final String basicAuthUserInfo, final RegistryTls tls,
+      final Duration patience) {
     requireNonNull(baseUrl, "baseUrl");
+    if (patience.isNegative() || patience.isZero()) {
+      throw new IllegalArgumentException("patience must be positive, was " + patience);
+    }
+    this.patienceNanos = patience.toNanos();
     final HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(TIMEOUT);
     http = (tls == null ? builder : builder.sslContext(tls.sslContext())).build();
@@ -157,19 +167,20 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
   /**
    * Sends a call, again after a growing pause when the registry fails on its side (a real one
-   * can, for example when concurrent registrations contend for its store) or is not reachable.
-   * A conflict (409) is tried once more: Apicurio answers 409 to the loser of two concurrent
-   * first registrations of a subject, and registering is idempotent, so a real incompatibility
-   * is refused again. Any other refusal (4xx) is final.
+   * can, for example when concurrent registrations contend for its store) or is not reachable,
+   * until the client's patience runs out. A conflict (409) is tried once more: Apicurio answers
+   * 409 to the loser of two concurrent first registrations of a subject, and registering is
+   * idempotent, so a real incompatibility is refused again. Any other refusal (4xx) is final.
    */
   private JsonNode send(final String method, final String path, final String body) {
+    final long deadline = System.nanoTime() + patienceNanos;
     long backoffMs = FIRST_BACKOFF_MS;
     for (int attempt = 1; ; attempt++) {
       try {
-        return sendOnce(method, path, body);
+        return sendOnce(method, path, body, Duration.ofNanos(Math.min(TIMEOUT.toNanos(), deadline - System.nanoTime())));
       } catch (final SchemaRegistryException e) {
         final boolean transientFailure = e.status() == 0 || e.status() >= 500 || e.status() == 409 && attempt == 1;
-        if (!transientFailure || attempt == ATTEMPTS) {
+        if (!transientFailure || System.nanoTime() + backoffMs * 1_000_000 >= deadline) {
           throw e;
         }
       }
@@ -183,9 +194,9 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     }
   }
 
-  private JsonNode sendOnce(final String method, final String path, final String body) {
+  private JsonNode sendOnce(final String method, final String path, final String body, final Duration timeout) {
     final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-        .timeout(TIMEOUT)
+        .timeout(timeout)
         .header("Accept", CONTENT_TYPE)
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(body));

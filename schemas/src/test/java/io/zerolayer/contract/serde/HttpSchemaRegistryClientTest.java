@@ -9,6 +9,7 @@ import io.zerolayer.contract.avro.InstanceCommand;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -118,6 +119,29 @@ class HttpSchemaRegistryClientTest {
 
     assertThatThrownBy(() -> client.register("tokens-value", SCHEMA)).isInstanceOf(SchemaRegistryException.class)
         .hasMessageContaining("409").hasMessageContaining("incompatible");
+  }
+
+  @Test
+  void shouldGiveUpOnARegistryThatDoesNotAnswerOnceItsPatienceRunsOut() throws Exception {
+    // Given a registry that takes every call and never answers (a paused process)
+    final CountDownLatch never = new CountDownLatch(1);
+    start(exchange -> {
+      calls.incrementAndGet();
+      try {
+        never.await(30, TimeUnit.SECONDS);
+      } catch (final InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    final HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(url(), null, null, Duration.ofMillis(500));
+
+    // When a schema is asked for, then the caller is told the registry cannot be reached, long
+    // before the default patience (a minute) would have let it go
+    final long start = System.nanoTime();
+    assertThatThrownBy(() -> client.schemaById(3)).isInstanceOf(SchemaRegistryException.class)
+        .satisfies(e -> assertThat(((SchemaRegistryException) e).status()).isZero());
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    never.countDown();
   }
 
   private interface Handler {
