@@ -70,8 +70,13 @@ final class BenchLoadOptions {
   double traceSpeedup;
 
   @Option(names = "--trace-requests", defaultValue = "500",
-      description = "Requests replayed from the trace's start. Default: ${DEFAULT-VALUE}.")
+      description = "Requests replayed. Default: ${DEFAULT-VALUE}.")
   int traceRequests;
+
+  @Option(names = "--trace-from", defaultValue = "1",
+      description = "The trace's request the replay starts at, counted from 1; arrival times count from it."
+          + " Default: ${DEFAULT-VALUE}.")
+  int traceFrom;
 
   FleetShape fleet() {
     return new FleetShape(instances, zones, Set.copyOf(cold), classes.stream().map(GpuProfile::named).toList());
@@ -81,7 +86,10 @@ final class BenchLoadOptions {
     if (trace == null) {
       return new Workload.ClosedLoop(PromptMix.standard(seed), users, step, think, timeout);
     }
-    return new Workload.Trace(TraceReplay.read(trace, new TraceReplay.Settings(traceSpeedup, traceRequests,
-        TRACE_PROMPT_TOKENS, TRACE_OUTPUT_TOKENS, seed), new PromptWriter()), timeout);
+    if (traceFrom < 1) {
+      throw new IllegalArgumentException("--trace-from counts the trace's requests from 1, got " + traceFrom);
+    }
+    return new Workload.Trace(TraceReplay.read(trace, new TraceReplay.Settings(traceSpeedup, traceFrom - 1,
+        traceRequests, TRACE_PROMPT_TOKENS, TRACE_OUTPUT_TOKENS, seed), new PromptWriter()), timeout);
   }
 }

@@ -35,7 +35,7 @@ final class MooncakeTraceFile {
     final List<Arrival> arrivals = new ArrayList<>();
     Long first = null;
     int lineNumber = 0;
-    for (String line = reader.readLine(); line != null && arrivals.size() < settings.maxRequests();
+    for (String line = reader.readLine(); line != null && arrivals.size() < settings.rowsToRead();
         line = reader.readLine()) {
       lineNumber++;
       if (line.isBlank()) {

@@ -45,14 +45,27 @@ final class TraceFile {
       final String header = reader.readLine();
       if (header != null && header.strip().startsWith("{")) {
         reader.reset();
-        return MooncakeTraceFile.rows(file, reader, settings);
+        return window(file, MooncakeTraceFile.rows(file, reader, settings), settings);
       }
       if (header == null || !header.strip().equals(HEADER)) {
         throw new IOException(file + ": expected the Azure trace's header " + HEADER
             + " or a Mooncake trace's JSON lines, found " + header);
       }
-      return rows(file, reader, settings);
+      return window(file, rows(file, reader, settings), settings);
     }
+  }
+
+  /** The rows replayed, their arrival times counted from the first of them. */
+  private static List<Arrival> window(final Path file, final List<Arrival> rows, final Settings settings)
+      throws IOException {
+    if (settings.firstRequest() >= rows.size()) {
+      throw new IOException(file + " holds " + rows.size() + " requests; cannot pass over the first "
+          + settings.firstRequest() + ": start the replay at a smaller request number");
+    }
+    final Duration start = rows.get(settings.firstRequest()).at();
+    return rows.subList(settings.firstRequest(), rows.size()).stream()
+        .map(row -> new Arrival(row.at().minus(start), row.promptTokens(), row.outputTokens(), row.prefixBlocks()))
+        .toList();
   }
 
   private static List<Arrival> rows(final Path file, final BufferedReader reader, final Settings settings)
@@ -60,7 +73,7 @@ final class TraceFile {
     final List<Arrival> arrivals = new ArrayList<>();
     LocalDateTime first = null;
     int lineNumber = 1;
-    for (String line = reader.readLine(); line != null && arrivals.size() < settings.maxRequests();
+    for (String line = reader.readLine(); line != null && arrivals.size() < settings.rowsToRead();
         line = reader.readLine()) {
       lineNumber++;
       if (line.isBlank()) {

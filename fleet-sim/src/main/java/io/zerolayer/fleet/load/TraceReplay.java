@@ -37,23 +37,39 @@ public final class TraceReplay implements RequestSource {
    * How to replay.
    *
    * @param speedup how many times faster than recorded (10 replays an hour in six minutes)
-   * @param maxRequests how many requests, from the start of the trace, at most
+   * @param firstRequest how many of the trace's first requests are passed over; the replay starts
+   *     at the next one, its arrival times counted from it
+   * @param maxRequests how many requests, from the first replayed, at most
    * @param promptTokens limits the recorded prompt lengths are clamped to
    * @param outputTokens limits the recorded output lengths are clamped to
    * @param seed the generation seed of the workload (prompt text and request seeds)
    */
-  public record Settings(double speedup, int maxRequests, TokenRange promptTokens, TokenRange outputTokens,
-      long seed) {
+  public record Settings(double speedup, int firstRequest, int maxRequests, TokenRange promptTokens,
+      TokenRange outputTokens, long seed) {
 
     public Settings {
       if (!(speedup > 0) || Double.isInfinite(speedup)) {
         throw new IllegalArgumentException("The speed-up must be a positive number, got " + speedup);
+      }
+      if (firstRequest < 0) {
+        throw new IllegalArgumentException("firstRequest must be 0 or more, got " + firstRequest);
       }
       if (maxRequests < 1) {
         throw new IllegalArgumentException("maxRequests must be at least 1, got " + maxRequests);
       }
       requireNonNull(promptTokens, "promptTokens");
       requireNonNull(outputTokens, "outputTokens");
+    }
+
+    /** A replay from the trace's first request. */
+    public Settings(final double speedup, final int maxRequests, final TokenRange promptTokens,
+        final TokenRange outputTokens, final long seed) {
+      this(speedup, 0, maxRequests, promptTokens, outputTokens, seed);
+    }
+
+    /** How many rows are read from the trace's start: those passed over, then those replayed. */
+    int rowsToRead() {
+      return (int) Math.min(Integer.MAX_VALUE, (long) firstRequest + maxRequests);
     }
   }
 
@@ -147,8 +163,9 @@ public final class TraceReplay implements RequestSource {
   @Override
   public String describe() {
     final Duration span = arrivals.isEmpty() ? Duration.ZERO : arrivals.get(arrivals.size() - 1).at();
-    return String.format("Replaying %d requests of %s over %.1f s (%.1fx faster than recorded), prompt tokens"
+    return String.format("Replaying %d requests of %s%s over %.1f s (%.1fx faster than recorded), prompt tokens"
         + " clamped to %s, output tokens to %s, each generated in full; %s", arrivals.size(), file.getFileName(),
+        settings.firstRequest() == 0 ? "" : " from its request " + (settings.firstRequest() + 1),
         span.toMillis() / 1000.0, settings.speedup(), settings.promptTokens(), settings.outputTokens(),
         mooncake() ? "prompts of " + BLOCK_TOKENS + " tokens per trace block (1/" + MooncakeTraceFile.TRACE_BLOCK_TOKENS
             / BLOCK_TOKENS + " of the recorded length). Data: " + MOONCAKE_ATTRIBUTION : "Data: " + ATTRIBUTION);

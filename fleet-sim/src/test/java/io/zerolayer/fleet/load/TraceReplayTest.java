@@ -54,6 +54,22 @@ class TraceReplayTest {
   }
 
   @Test
+  void shouldStartAtTheFirstRequestReplayedAndCountTimesFromIt() throws IOException {
+    final TraceReplay replay = read(new Settings(1.0, 2, 2, ANY, ANY, 1));
+
+    assertThat(replay.arrivals()).containsExactly(
+        new Arrival(Duration.ZERO, 879, 55),
+        new Arrival(Duration.ofNanos(4_710_427_000L - 4_541_877_000L), 91, 16));
+    assertThat(replay.describe()).contains("2 requests of azure-llm-2023-conv.csv from its request 3");
+  }
+
+  @Test
+  void shouldNameTheTraceLengthWhenTheReplayWouldStartPastItsEnd() {
+    assertThatThrownBy(() -> read(new Settings(1.0, 19_366, 1, ANY, ANY, 1)))
+        .isInstanceOf(IOException.class).hasMessageContaining("holds 19366 requests");
+  }
+
+  @Test
   void shouldClampTokenCountsToTheLimits() throws IOException {
     final List<Arrival> arrivals = read(new Settings(1.0, Integer.MAX_VALUE, new TokenRange(100, 2048),
         new TokenRange(10, 256), 1)).arrivals();
