@@ -103,7 +103,8 @@ public final class Router implements AutoCloseable {
         new ByteArrayDeserializer(), new ByteArrayDeserializer());
     producer = new KafkaProducer<>(RouterClients.producerProps(cluster, routerId, config), new ByteArraySerializer(),
         new ByteArraySerializer());
-    final Decider decider = new Decider(policy, config.defaultRetryAfterMs(), config.maxAttempts());
+    final Decider decider = new Decider(policy, config.defaultRetryAfterMs(), config.maxAttempts(),
+        config.maxQueueWaitMs());
     final RouterRecords records = new RouterRecords(routerId);
     final RecordWriter writer = new RecordWriter(cluster.catalogue(), serdes);
     final RouterMeters meters = new RouterMeters(registry);

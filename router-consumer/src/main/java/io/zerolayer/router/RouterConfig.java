@@ -30,6 +30,7 @@ public final class RouterConfig extends AbstractConfig {
   public static final String MAX_PROMPT_CHARS = "router.max.prompt.chars";
   public static final String DEFAULT_RETRY_AFTER_MS = "router.default.retry.after.ms";
   public static final String MAX_ATTEMPTS = "router.max.attempts";
+  public static final String MAX_QUEUE_WAIT_MS = "router.max.queue.wait.ms";
   public static final String STALL_HOLD_MS = "router.stall.hold.ms";
   public static final String HTTP_HOST = "router.http.host";
   public static final String HTTP_PORT = "router.http.port";
@@ -61,6 +62,10 @@ public final class RouterConfig extends AbstractConfig {
           "Retry time given when the heatmap knows no instance at all, in ms.")
       .define(MAX_ATTEMPTS, Type.INT, 4, Range.between(1, 100), Importance.MEDIUM,
           "Attempts a sequence gets (the first and its cut-overs); then its stream ends with the error.")
+      .define(MAX_QUEUE_WAIT_MS, Type.LONG, 10_000L, Range.atLeast(0L), Importance.MEDIUM,
+          "Zerolayer's policy sends a new request to no instance that would queue it longer than this before"
+              + " its prefill (as predicted); with none left, the request is throttled with the time until the"
+              + " shortest queue is that short. In ms; 0 for no bound.")
       .define(STALL_HOLD_MS, Type.LONG, 10_000L, Range.atLeast(0L), Importance.MEDIUM,
           "A stalled sequence no other instance can take now stays where it is: one that still streams goes"
               + " on, and one that went quiet waits for an instance until it has been quiet this long; then"
@@ -160,6 +165,10 @@ public final class RouterConfig extends AbstractConfig {
 
   public int maxAttempts() {
     return getInt(MAX_ATTEMPTS);
+  }
+
+  public long maxQueueWaitMs() {
+    return getLong(MAX_QUEUE_WAIT_MS);
   }
 
   public Duration stallHold() {

@@ -19,7 +19,9 @@ import java.util.function.Supplier;
  * Stage 1: picks the instance from the policy's ranking, pre-warms a cold one (and serves the
  * request on the next best warm instance while there is one), and falls back to the next best
  * when the first turned unusable in the heatmap between selection and dispatch. Nothing usable:
- * throttled, with a retry time predicted from the fleet.
+ * throttled, with a retry time predicted from the fleet. A policy that bounds the queue wait
+ * passes over instances that would queue the request longer than the bound, and with none left
+ * the request is throttled until the shortest queue would be short enough.
  */
 public final class Decider {
 
@@ -28,15 +30,20 @@ public final class Decider {
   private final RoutingPolicy policy;
   private final long defaultRetryAfterMs;
   private final int maxAttempts;
+  private final long maxQueueWaitMs;
 
   /**
    * @param defaultRetryAfterMs the retry time when the heatmap knows no instance at all
    * @param maxAttempts attempts a sequence gets (the first and its cut-overs) before it is given up
+   * @param maxQueueWaitMs the longest predicted queue wait a new request is sent into, for a policy
+   *     that bounds it; 0 for no bound
    */
-  public Decider(final RoutingPolicy policy, final long defaultRetryAfterMs, final int maxAttempts) {
+  public Decider(final RoutingPolicy policy, final long defaultRetryAfterMs, final int maxAttempts,
+      final long maxQueueWaitMs) {
     this.policy = requireNonNull(policy, "policy");
     this.defaultRetryAfterMs = defaultRetryAfterMs;
     this.maxAttempts = maxAttempts;
+    this.maxQueueWaitMs = maxQueueWaitMs;
   }
 
   /**
@@ -52,9 +59,20 @@ public final class Decider {
   }
 
   private Decision rank(final RequestProfile request, final Heatmap heatmap, final Supplier<Heatmap> latest) {
-    final List<Candidate> ranked = policy.rank(request, heatmap);
-    if (ranked.isEmpty()) {
+    final List<Candidate> all = policy.rank(request, heatmap);
+    if (all.isEmpty()) {
       return throttled(heatmap, "no instance can take new work (" + heatmap.rows().size() + " known)");
+    }
+    final boolean bounded = maxQueueWaitMs > 0 && policy.boundsQueueWait();
+    final List<Candidate> ranked = !bounded ? all : all.stream()
+        .filter(candidate -> LatencyPredictor.queueWaitMs(heatmap, candidate.instanceId()) <= maxQueueWaitMs)
+        .toList();
+    if (ranked.isEmpty()) {
+      final double shortestWaitMs = all.stream()
+          .mapToDouble(candidate -> LatencyPredictor.queueWaitMs(heatmap, candidate.instanceId())).min().orElseThrow();
+      return new Decision(RoutingOutcome.THROTTLED, null, String.format("every instance that could serve it would"
+          + " queue it for %.0f ms or more before its prefill, over the %d ms bound (router.max.queue.wait.ms)",
+          shortestWaitMs, maxQueueWaitMs), null, (long) Math.ceil(shortestWaitMs - maxQueueWaitMs));
     }
     final Heatmap now = latest.get();
     Candidate cold = null;

@@ -13,21 +13,28 @@ import java.util.List;
  * least busy usable one: beyond that, a hot prefix does not pull more work onto it. A request of
  * a session goes to the instance that served the session's previous request, first, while that
  * instance is healthy and within the same margin of the least busy.
- * Ejected, unavailable and suspect instances and those of weight 0 are never ranked. Instances
- * that are network-degraded or in a penalised zone are ranked only when no other is left (an
- * instance's own packet loss shows before its zone's verdict), and those the router has just cut
- * several sequences away from only when nothing else is.
+ * Ejected, unavailable and suspect instances and those of weight 0 are never ranked. An instance
+ * that is network-degraded or in a penalised zone (its own packet loss shows before its zone's
+ * verdict) costs {@link #LOSSY_LATENCY_FACTOR} times its predicted latency: it takes work only
+ * when the others' queues would make a request wait that much longer, so that a fleet short of
+ * healthy capacity does not pile every request onto what is left. Instances the router has just
+ * cut several sequences away from are ranked only when nothing else is.
  */
 public final class LatencyAwarePolicy implements RoutingPolicy {
 
   public static final String NAME = "zerolayer";
   /** Outstanding requests above the least busy instance's beyond which a cached prefix no longer counts. */
   static final int PREFIX_LOAD_MARGIN = 4;
+  /**
+   * How many times its predicted latency a lossy instance costs: a chunk that loses a packet
+   * waits a retransmission timeout (200 ms and more) and the stream's later tokens behind it, and
+   * a stream there is likelier to stall and be cut over.
+   */
+  static final double LOSSY_LATENCY_FACTOR = 3.0;
 
   @Override
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
-    final List<Candidate> healthy = new ArrayList<>();
-    final List<Candidate> lossy = new ArrayList<>();
+    final List<Candidate> serving = new ArrayList<>();
     final List<Candidate> cutAway = new ArrayList<>();
     final PeerModels peers = heatmap.peerModels();
     final int leastBusy = heatmap.all().stream().filter(ScoreRows::usable).mapToInt(LatencyAwarePolicy::outstanding)
@@ -39,34 +46,36 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       }
       final RequestProfile asked = outstanding(row) <= leastBusy + PREFIX_LOAD_MARGIN ? request : uncached;
       final double latency = LatencyPredictor.latencyMs(row, peers.of(row), asked);
-      final Candidate candidate = new Candidate(row.getInstanceId(), latency, latency / row.getWeight());
-      if (heatmap.cutAway().contains(row.getInstanceId())) {
-        cutAway.add(candidate);
-      } else {
-        (row.getZonePenalised() || row.getNetworkDegraded() ? lossy : healthy).add(candidate);
-      }
+      // A lossy instance's weight carries its zone's penalty, a near-ban; its factor prices it instead.
+      final double cost = lossy(row) ? latency * LOSSY_LATENCY_FACTOR : latency / row.getWeight();
+      (heatmap.cutAway().contains(row.getInstanceId()) ? cutAway : serving)
+          .add(new Candidate(row.getInstanceId(), latency, cost));
     }
-    final List<Candidate> ranked = !healthy.isEmpty() ? healthy : !lossy.isEmpty() ? lossy : cutAway;
+    final List<Candidate> ranked = !serving.isEmpty() ? serving : cutAway;
     // Equal costs (no decode-step fit yet, say) go to the instance with less work on it.
     ranked.sort(Comparator.comparingDouble(Candidate::cost)
         .thenComparingInt(candidate -> outstanding(heatmap.row(candidate.instanceId())))
         .thenComparing(Candidate::instanceId));
-    if (ranked == healthy && request.sessionInstance() != null) {
+    if (ranked == serving && request.sessionInstance() != null) {
       keepSession(ranked, request.sessionInstance(), heatmap, leastBusy);
     }
     return ranked;
   }
 
-  /** Moves the session's instance to the front, if it is ranked among the healthy and not far busier. */
+  /** Moves the session's instance to the front, if it is ranked, not lossy and not far busier. */
   private static void keepSession(final List<Candidate> ranked, final String instanceId, final Heatmap heatmap,
       final int leastBusy) {
     for (int i = 1; i < ranked.size(); i++) {
-      if (ranked.get(i).instanceId().equals(instanceId)
+      if (ranked.get(i).instanceId().equals(instanceId) && !lossy(heatmap.row(instanceId))
           && outstanding(heatmap.row(instanceId)) <= leastBusy + PREFIX_LOAD_MARGIN) {
         ranked.add(0, ranked.remove(i));
         return;
       }
     }
+  }
+
+  private static boolean lossy(final InstanceScore row) {
+    return row.getZonePenalised() || row.getNetworkDegraded();
   }
 
   private static int outstanding(final InstanceScore row) {
@@ -81,6 +90,11 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
   @Override
   public boolean admits(final InstanceScore row) {
     return ScoreRows.usable(row);
+  }
+
+  @Override
+  public boolean boundsQueueWait() {
+    return true;
   }
 
   @Override

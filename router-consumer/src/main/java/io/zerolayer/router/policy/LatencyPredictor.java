@@ -68,6 +68,15 @@ public final class LatencyPredictor {
   }
 
   /**
+   * The queue wait on an instance of the heatmap, by the pooled latency model its ranking used; 0
+   * for an instance the heatmap does not know.
+   */
+  public static double queueWaitMs(final Heatmap heatmap, final String instanceId) {
+    final InstanceScore row = heatmap.row(instanceId);
+    return row == null ? 0.0 : queueWaitMs(row, heatmap.peerModels().of(row));
+  }
+
+  /**
    * The queue wait on an instance of the heatmap before its learned scale, by the pooled latency
    * model its ranking used: what the heatmap sets the wait the request will have against. 0 for
    * an instance the heatmap does not know.

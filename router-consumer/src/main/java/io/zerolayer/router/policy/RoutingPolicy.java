@@ -27,6 +27,14 @@ public interface RoutingPolicy {
     return row != null;
   }
 
+  /**
+   * Whether a request is throttled, with the time until it would wait less, rather than queued
+   * longer than the router's bound before its prefill (a Zerolayer feature).
+   */
+  default boolean boundsQueueWait() {
+    return false;
+  }
+
   /** Whether a cold instance is pre-warmed before its first request (a Zerolayer feature). */
   default boolean preWarms() {
     return false;

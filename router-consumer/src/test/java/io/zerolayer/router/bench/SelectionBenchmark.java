@@ -70,7 +70,7 @@ public class SelectionBenchmark {
       rows.put("gpu-" + i, row("gpu-" + i, random));
     }
     heatmap = new Heatmap(rows, 1);
-    decider = new Decider(new LatencyAwarePolicy(), 1000, 4);
+    decider = new Decider(new LatencyAwarePolicy(), 1000, 4, 0);
     requestDecider = new RequestDecider(new RequestValidator(4096, 200_000, Set.of()),
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), Optional.empty(),
         decider,

@@ -8,6 +8,7 @@ import io.zerolayer.contract.avro.LatencyModel;
 import io.zerolayer.contract.avro.RoutingOutcome;
 import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyAwarePolicy;
+import io.zerolayer.router.policy.LatencyPredictor;
 import io.zerolayer.router.policy.LeastOutstandingPolicy;
 import io.zerolayer.router.policy.RequestProfile;
 import java.util.Arrays;
@@ -20,7 +21,7 @@ class DeciderTest {
 
   private static final RequestProfile REQUEST = new RequestProfile("seq-1", 100, 50);
 
-  private final Decider decider = new Decider(new LatencyAwarePolicy(), 1000, 4);
+  private final Decider decider = new Decider(new LatencyAwarePolicy(), 1000, 4, 0);
 
   @Test
   void shouldPickTheInstanceWithTheLowestPredictedCost() {
@@ -37,7 +38,7 @@ class DeciderTest {
   void shouldExpectNoWarmInstanceFromAPolicyThatDoesNotLookAtWarmUp() {
     final Heatmap heatmap = heatmap(row("a", 1.0, 0), row("b", 1.0, 2));
 
-    final Decision decision = new Decider(new LeastOutstandingPolicy(), 1000, 4).select(REQUEST, heatmap,
+    final Decision decision = new Decider(new LeastOutstandingPolicy(), 1000, 4, 0).select(REQUEST, heatmap,
         () -> heatmap);
 
     assertThat(decision.instanceId()).isEqualTo("a");
@@ -99,16 +100,27 @@ class DeciderTest {
   void shouldAvoidAPenalisedZoneWhileAnotherZoneCanServe() {
     final InstanceScore lossy = row("lossy", 1.0, 0);
     lossy.setZonePenalised(true);
-    final Heatmap heatmap = heatmap(lossy, row("healthy", 1.0, 5));
+    final Heatmap heatmap = heatmap(lossy, row("healthy", 1.0, 0));
 
     assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId()).isEqualTo("healthy");
+  }
+
+  @Test
+  void shouldSendWorkToAPenalisedZoneWhenTheOtherZonesQueuesCostMoreThanItsLoss() {
+    final InstanceScore lossy = row("lossy", 0.05, 0);
+    lossy.setZonePenalised(true);
+    final Heatmap heatmap = heatmap(lossy, row("healthy", 1.0, 20));
+
+    assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId())
+        .as("twenty queued on the healthy zone's one instance cost more than three times an idle lossy one")
+        .isEqualTo("lossy");
   }
 
   @Test
   void shouldAvoidANetworkDegradedInstanceBeforeItsZoneIsPenalised() {
     final InstanceScore lossy = row("lossy", 1.0, 0);
     lossy.setNetworkDegraded(true);
-    final Heatmap heatmap = heatmap(lossy, row("healthy", 1.0, 5));
+    final Heatmap heatmap = heatmap(lossy, row("healthy", 1.0, 0));
 
     assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId()).isEqualTo("healthy");
     assertThat(decider.selectBackup(REQUEST, heatmap, "other", "no token for 1200 ms", 1, false).orElseThrow()
@@ -145,6 +157,34 @@ class DeciderTest {
         .as("a penalised zone before an instance whose streams just stalled").isEqualTo("lossy-zone");
     final Heatmap alone = heatmap(row("emptied", 1.0, 0)).withCutAway(Set.of("emptied"));
     assertThat(decider.select(REQUEST, alone, () -> alone).outcome()).isEqualTo(RoutingOutcome.DIRECT);
+  }
+
+  @Test
+  void shouldPassOverAnInstanceThatWouldQueueTheRequestLongerThanTheBound() {
+    // "queued" costs least (its weight is full) but would queue the request some 6.6 s
+    final Heatmap heatmap = heatmap(row("queued", 1.0, 4), row("idle", 0.1, 0));
+
+    assertThat(decider.select(REQUEST, heatmap, () -> heatmap).instanceId()).as("unbounded").isEqualTo("queued");
+    final Decision bounded = new Decider(new LatencyAwarePolicy(), 1000, 4, 5_000)
+        .select(REQUEST, heatmap, () -> heatmap);
+    assertThat(bounded.outcome()).isEqualTo(RoutingOutcome.DIRECT);
+    assertThat(bounded.instanceId()).isEqualTo("idle");
+  }
+
+  @Test
+  void shouldThrottleUntilTheShortestQueueIsShortEnoughWhenEveryInstanceWouldQueueLongerThanTheBound() {
+    final Heatmap heatmap = heatmap(row("a", 1.0, 8), row("b", 1.0, 4));
+    final double shortestWaitMs = LatencyPredictor.queueWaitMs(heatmap, "b");
+
+    final Decision decision = new Decider(new LatencyAwarePolicy(), 1000, 4, 5_000)
+        .select(REQUEST, heatmap, () -> heatmap);
+
+    assertThat(shortestWaitMs).isGreaterThan(5_000).isLessThan(LatencyPredictor.queueWaitMs(heatmap, "a"));
+    assertThat(decision.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
+    assertThat(decision.retryAfterMs()).isEqualTo((long) Math.ceil(shortestWaitMs - 5_000));
+    assertThat(decision.reason()).contains("router.max.queue.wait.ms");
+    assertThat(new Decider(new LeastOutstandingPolicy(), 1000, 4, 5_000).select(REQUEST, heatmap, () -> heatmap)
+        .outcome()).as("a comparison policy queues as the balancer it imitates").isEqualTo(RoutingOutcome.DIRECT);
   }
 
   @Test

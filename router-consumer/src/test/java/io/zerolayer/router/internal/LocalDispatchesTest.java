@@ -45,7 +45,7 @@ class LocalDispatchesTest {
   @Test
   void shouldSpreadABurstBetweenHeatmapUpdatesOverEqualInstances() {
     final LocalDispatches dispatches = new LocalDispatches();
-    final Decider decider = new Decider(new LatencyAwarePolicy(), 1000, 4);
+    final Decider decider = new Decider(new LatencyAwarePolicy(), 1000, 4, 0);
     final Heatmap flat = heatmap(row("a", 1.0, 0), row("b", 1.0, 0), row("c", 1.0, 0));
     final Set<String> picked = new HashSet<>();
 

@@ -19,7 +19,7 @@ class StallDeciderTest {
 
   private static final String WHY = "owner gpu-0 ejected by the heatmap (test)";
 
-  private final Decider decider = new Decider(new LatencyAwarePolicy(), 1000, 4);
+  private final Decider decider = new Decider(new LatencyAwarePolicy(), 1000, 4, 0);
   private final LocalDispatches dispatches = new LocalDispatches();
   private final RecentCutovers cutovers = new RecentCutovers(0, Duration.ofSeconds(1), Duration.ofSeconds(2));
   private final StallDecider stalls = new StallDecider(decider, new LocalView(dispatches, cutovers));

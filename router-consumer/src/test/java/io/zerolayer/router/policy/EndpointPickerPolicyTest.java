@@ -37,7 +37,7 @@ class EndpointPickerPolicyTest {
   void shouldBeThrottledByTheRouterWhenSaturated() {
     final Heatmap heatmap = heatmap(endpoint("queued", 9, 0.2), endpoint("kv-full", 1, 0.95));
 
-    final Decision decision = new Decider(policy, 1000, 4).select(REQUEST, heatmap, () -> heatmap);
+    final Decision decision = new Decider(policy, 1000, 4, 0).select(REQUEST, heatmap, () -> heatmap);
 
     assertThat(decision.outcome()).isEqualTo(RoutingOutcome.THROTTLED);
     assertThat(decision.retryAfterMs()).isPositive();
