@@ -177,7 +177,9 @@ final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     long backoffMs = FIRST_BACKOFF_MS;
     for (int attempt = 1; ; attempt++) {
       try {
-        return sendOnce(method, path, body, Duration.ofNanos(Math.min(TIMEOUT.toNanos(), deadline - System.nanoTime())));
+        // At least a millisecond: a pause can overshoot the deadline, and HTTP refuses a timeout of 0.
+        final long leftNanos = Math.max(1_000_000, deadline - System.nanoTime());
+        return sendOnce(method, path, body, Duration.ofNanos(Math.min(TIMEOUT.toNanos(), leftNanos)));
       } catch (final SchemaRegistryException e) {
         final boolean transientFailure = e.status() == 0 || e.status() >= 500 || e.status() == 409 && attempt == 1;
         if (!transientFailure || System.nanoTime() + backoffMs * 1_000_000 >= deadline) {
