@@ -167,6 +167,12 @@ public record BrokerConfig(int brokerPort, int controllerPort, Path logDir, Tls 
     }
     settings.put("group.initial.rebalance.delay.ms", "0");
     settings.put("group.streams.initial.rebalance.delay.ms", "0");
+    // The apps commit a transaction every 10 to 100 ms. A record sent into the next transaction
+    // before the broker has written the last one's markers waits on the broker, re-checked every
+    // 5 ms, instead of failing back with CONCURRENT_TRANSACTIONS: the producer would wait out its
+    // 100 ms retry backoff (up to 1 s on repeats) and resend the batches behind it out of order.
+    settings.put("add.partitions.to.txn.retry.backoff.ms", "5");
+    settings.put("add.partitions.to.txn.retry.backoff.max.ms", "5000");
     // The default 128 MiB dedupe buffer would take a quarter of the broker's small heap.
     settings.put("log.cleaner.dedupe.buffer.size", String.valueOf(32L * 1024 * 1024));
     return settings;

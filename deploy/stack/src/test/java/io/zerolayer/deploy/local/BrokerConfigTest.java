@@ -86,6 +86,13 @@ class BrokerConfigTest {
   }
 
   @Test
+  void shouldHoldARecordForTheNextTransactionUntilTheLastOneCompletesInsteadOfFailingIt() throws IOException {
+    assertThat(load(config.render()))
+        .containsEntry("add.partitions.to.txn.retry.backoff.ms", "5")
+        .containsEntry("add.partitions.to.txn.retry.backoff.max.ms", "5000");
+  }
+
+  @Test
   void shouldEscapeBackslashesSoWindowsPathsSurviveThePropertiesSyntax() throws IOException {
     final BrokerConfig windows = new BrokerConfig(1, 2, Path.of("/tmp/a\\b"));
 
