@@ -86,10 +86,11 @@ final class AttemptRecords {
    * @param startedMs when the run began
    * @param beganMs when the engine began the attempt (it left the engine's queue); 0 when it did not say
    * @param firstTokenMs when its first token went out; 0 for none
+   * @param firstChunkTokens how many tokens the engine emitted then; 0 for none
    * @param cachedTokens prompt tokens the engine found in its prefix cache
    */
   Completion completion(final CompletionOutcome outcome, final int outputTokens, final long startedMs,
-      final long beganMs, final long firstTokenMs, final int cachedTokens) {
+      final long beganMs, final long firstTokenMs, final int firstChunkTokens, final int cachedTokens) {
     final long now = System.currentTimeMillis();
     final long ttftMs = firstTokenMs == 0 ? now - startedMs : firstTokenMs - startedMs;
     return Completion.newBuilder()
@@ -102,6 +103,7 @@ final class AttemptRecords {
         .setIgnoreEos(task.getIgnoreEos())
         .setCachedTokens(Math.min(cachedTokens, task.getInputTokens()))
         .setTtftMs(ttftMs)
+        .setFirstChunkTokens(firstChunkTokens)
         .setQueuedMs(beganMs == 0 ? 0 : Math.max(0, Math.min(ttftMs, beganMs - startedMs)))
         // Clocks of two machines: a router's ahead of the worker's reads as no handoff rather than a negative one.
         .setQueueEstimateMs(beganMs == 0 ? null : task.getQueueEstimateMs())

@@ -46,6 +46,8 @@ final class AttemptStream {
   /** Chunks of tokens sent that the broker has not answered yet. */
   private int inFlight;
   private long firstTokenMs;
+  /** Tokens of the engine's first emission, whose decode the time to the first token includes. */
+  private int firstChunkTokens;
   /** The run's place in the stream is known: it claimed, after its catch-up if it needed one. */
   private boolean placed;
   private boolean ended;
@@ -121,6 +123,7 @@ final class AttemptStream {
     final long nowMs = clock.getAsLong();
     if (firstTokenMs == 0) {
       firstTokenMs = nowMs;
+      firstChunkTokens = tokens.size();
     }
     if (waiting.isEmpty()) {
       waitingSinceMs = nowMs;
@@ -167,6 +170,7 @@ final class AttemptStream {
   /** @param cachedTokens prompt tokens the engine found in its prefix cache */
   synchronized Completion completion(final CompletionOutcome outcome, final long startedMs, final long beganMs,
       final int cachedTokens) {
-    return records.completion(outcome, nextIndex - resumedFrom, startedMs, beganMs, firstTokenMs, cachedTokens);
+    return records.completion(outcome, nextIndex - resumedFrom, startedMs, beganMs, firstTokenMs, firstChunkTokens,
+        cachedTokens);
   }
 }

@@ -133,6 +133,19 @@ class TaskRunTest {
   }
 
   @Test
+  void shouldReportHowManyTokensTheEnginesFirstEmissionHeldWhoseDecodeTheTimeToTheFirstTokenIncludes() {
+    new TaskRun(task(false), new LoadingEngine(false), output, catchUp).run();
+    final Completion twoAtOnce = (Completion) sent(Topics.COMPLETIONS).get(0).value();
+    producer.clear();
+
+    new TaskRun(task(false), new SilentEngine(), output, catchUp).run();
+    final Completion one = (Completion) sent(Topics.COMPLETIONS).get(0).value();
+
+    assertThat(twoAtOnce.getFirstChunkTokens()).isEqualTo(2);
+    assertThat(one.getFirstChunkTokens()).isEqualTo(1);
+  }
+
+  @Test
   void shouldReportTheTimeFromTheDecisionToTheRunsStartAndNoneForARouterClockAhead() {
     final long decidedMs = System.currentTimeMillis() - 250;
     new TaskRun(DispatchTask.newBuilder(task(false)).setDispatchedAtMs(decidedMs).build(), new LoadingEngine(false),

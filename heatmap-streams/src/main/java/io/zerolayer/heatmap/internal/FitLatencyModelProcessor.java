@@ -58,12 +58,14 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
         || !(completion.getTotalMs() >= completion.getTtftMs()) || Double.isInfinite(completion.getTotalMs())
         || !(completion.getQueuedMs() >= 0) || completion.getQueuedMs() > completion.getTtftMs()
         || !(completion.getHandoffMs() >= 0) || Double.isInfinite(completion.getHandoffMs())
+        || completion.getFirstChunkTokens() < 0 || completion.getFirstChunkTokens() > completion.getOutputTokens()
         || completion.getQueueEstimateMs() != null && !(completion.getQueueEstimateMs() >= 0
             && completion.getQueueEstimateMs() < Double.POSITIVE_INFINITY)) {
       throw new InvalidRecordException("completion of " + completion.getSequenceId() + " on "
           + completion.getInstanceId() + " has impossible figures: " + completion.getInputTokens() + " input ("
           + completion.getCachedTokens() + " cached) and " + completion.getOutputTokens()
-          + " output tokens, first token after " + completion.getTtftMs()
+          + " output tokens (" + completion.getFirstChunkTokens() + " in the first chunk), first token after "
+          + completion.getTtftMs()
           + " ms of " + completion.getTotalMs() + " ms, " + completion.getQueuedMs() + " ms of it queued, "
           + completion.getHandoffMs() + " ms from the decision to the worker's start, a queue wait of "
           + completion.getQueueEstimateMs() + " ms estimated");
@@ -75,9 +77,11 @@ public final class FitLatencyModelProcessor implements Processor<String, Complet
     // Prefill is fitted to the prompt tokens prefilled: those the prefix cache held cost next to nothing.
     final int prefilled = completion.getInputTokens() - completion.getCachedTokens();
     errors.record(fitter.model(fit), prefilled, completion.getOutputTokens(), ttftMs, latencyMs);
-    final LatencyFit added = fitter.observeQueue(fitter.observeHandoff(fitter.add(fit, prefilled,
-        completion.getOutputTokens(), latencyMs, ttftMs, completion.getFinishedAtMs()), completion.getHandoffMs()),
+    final LatencyFit fitted = fitter.add(fit, prefilled, completion.getOutputTokens(), latencyMs, ttftMs,
+        completion.getFinishedAtMs());
+    final LatencyFit timed = fitter.observeQueue(fitter.observeHandoff(fitted, completion.getHandoffMs()),
         completion.getQueuedMs(), completion.getQueueEstimateMs() == null ? 0 : completion.getQueueEstimateMs());
+    final LatencyFit added = fitter.observeFirstChunk(timed, completion.getFirstChunkTokens());
     // A first attempt that finished generated what the request asked of the engine; a resumed one, only its
     // rest; one told to ignore the end of sequence, its whole limit, which says nothing of where the model stops.
     fits.put(id, completion.getEpoch() == 1 && !completion.getIgnoreEos()

@@ -106,6 +106,19 @@ public final class LatencyFitter {
   }
 
   /**
+   * Adds the tokens of a completion's first chunk to their moving average ({@link #AVERAGE_WEIGHT}
+   * to the newest; the first that says, alone); a completion that does not say (0) leaves it.
+   */
+  public LatencyFit observeFirstChunk(final LatencyFit fit, final int firstChunkTokens) {
+    if (firstChunkTokens <= 0) {
+      return fit;
+    }
+    final double average = fit.getFirstChunkTokens() == 0.0 ? firstChunkTokens
+        : moved(fit.getFirstChunkTokens(), firstChunkTokens);
+    return LatencyFit.newBuilder(fit).setFirstChunkTokens(average).build();
+  }
+
+  /**
    * Adds what an attempt waited in the engine's queue and a router's estimate of that wait, when
    * it estimated one, to their moving averages ({@link #AVERAGE_WEIGHT} to the newest): their
    * ratio is the instance's {@code queueWaitScale}. The estimate is the router's before any scale,
@@ -160,6 +173,7 @@ public final class LatencyFitter {
         .setTtftPerInputTokenMs(ttft[1]).setTtftPerOutputTokenMs(ttft[2])
         .setExpectedOutputShare(fit.getOutputShare())
         .setHandoffMs(fit.getHandoffMs())
+        .setFirstChunkTokens(fit.getFirstChunkTokens())
         .setQueueWaitScale(queueWaitScale(fit))
         .setMeanInputTokens(gram[0] > 0 ? gram[1] / gram[0] : 0.0)
         .setMeanOutputTokens(gram[0] > 0 ? gram[2] / gram[0] : 0.0)

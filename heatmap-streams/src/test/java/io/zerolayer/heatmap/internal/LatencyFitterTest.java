@@ -175,6 +175,23 @@ class LatencyFitterTest {
   }
 
   @Test
+  void shouldAverageTheTokensOfTheFirstChunkOnceTheFitIsOwnAndIgnoreCompletionsThatDoNotSay() {
+    LatencyFit fit = null;
+    for (int i = 0; i < 200; i++) {
+      fit = fitter.observeFirstChunk(fitter.add(fit, 100, 10, 1_000, 50, 10L * i), 4);
+    }
+    assertThat(fitter.observeFirstChunk(fit, 0)).as("an older worker's completion").isSameAs(fit);
+    assertThat(fitter.model(fit).getFirstChunkTokens()).isEqualTo(4.0);
+    assertThat(fitter.model(fitter.add(null, 100, 10, 1_000, 50, 0L)).getFirstChunkTokens())
+        .as("the defaults' TTFT says nothing of it").isZero();
+
+    for (int i = 0; i < 200; i++) {
+      fit = fitter.observeFirstChunk(fit, 1);
+    }
+    assertThat(fitter.model(fit).getFirstChunkTokens()).isCloseTo(1.0, Percentage.withPercentage(1));
+  }
+
+  @Test
   void shouldScaleQueueEstimatesByWhatQueuedAttemptsWaitedOnceFiveTellWithinBounds() {
     LatencyFit fit = fitter.add(null, 100, 10, 1_000, 50, 0L);
     for (int i = 0; i < 4; i++) {

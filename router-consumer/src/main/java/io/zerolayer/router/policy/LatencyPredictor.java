@@ -17,8 +17,9 @@ public final class LatencyPredictor {
    * Service time of the request itself, whose prefill covers only the prompt tokens the instance's
    * prefix cache does not hold. Once the heatmap knows how the instance's decode step
    * grows with its batch, the time to the first token comes from the TTFT model and each output
-   * token takes a decode step of the batch with this request in it, so a busier instance decodes
-   * slower; until then, the latency model's average cost per output token is used.
+   * token after the first chunk (whose decode the TTFT model holds) takes a decode step of the
+   * batch with this request in it, so a busier instance decodes slower; until then, the latency
+   * model's average cost per output token is used.
    */
   public static double serviceMs(final InstanceScore row, final RequestProfile request) {
     return serviceMs(row, row.getLatencyModel(), request);
@@ -34,8 +35,10 @@ public final class LatencyPredictor {
     }
     final double stepMs = model.getDecodeStepBaseMs()
         + model.getDecodeStepPerSequenceMs() * (row.getRunningRequests() + 1);
+    final double outputTokens = expectedOutputTokens(model, request);
+    final double afterFirstChunk = Math.max(0.0, outputTokens - Math.max(0.0, model.getFirstChunkTokens()));
     return Math.max(0.0, model.getTtftInterceptMs() + model.getTtftPerInputTokenMs() * prefillTokens
-        + stepMs * expectedOutputTokens(model, request));
+        + model.getTtftPerOutputTokenMs() * outputTokens + stepMs * afterFirstChunk);
   }
 
   /**

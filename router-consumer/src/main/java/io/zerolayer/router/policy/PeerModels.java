@@ -87,6 +87,7 @@ final class PeerModels {
           .setExpectedOutputShare(median(completed, LatencyModel::getExpectedOutputShare))
           .setMeanInputTokens(median(completed, LatencyModel::getMeanInputTokens))
           .setMeanOutputTokens(median(completed, LatencyModel::getMeanOutputTokens))
+          .setFirstChunkTokens(median(completed, LatencyModel::getFirstChunkTokens))
           .setSamples(completed.stream().mapToLong(LatencyModel::getSamples).sum());
     }
     final List<LatencyModel> stepped = fits.stream().filter(LatencyPredictor::knowsDecodeStep).toList();

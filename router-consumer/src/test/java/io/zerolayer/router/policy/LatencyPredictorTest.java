@@ -31,6 +31,18 @@ class LatencyPredictorTest {
   }
 
   @Test
+  void shouldCountTheDecodeOfTheFirstChunkOnceWhereTheTtftModelHoldsIt() {
+    final InstanceScore fourAtOnce = withDecodeStep(loaded("a", 0, 0), 8, 0.5);
+    fourAtOnce.getLatencyModel().setFirstChunkTokens(4.0);
+    final RequestProfile short3 = new RequestProfile("seq-2", 200, 3);
+
+    // TTFT 40 + 0.1 * 200, which holds the first 4 tokens' decode; then 96 steps of 8.5
+    assertThat(LatencyPredictor.serviceMs(fourAtOnce, REQUEST)).isCloseTo(60 + 96 * 8.5, within(1e-9));
+    assertThat(LatencyPredictor.serviceMs(fourAtOnce, short3)).as("all in its first chunk")
+        .isCloseTo(60, within(1e-9));
+  }
+
+  @Test
   void shouldExpectTheShareOfItsLimitRequestsHaveUsedAndThePromptTheCacheDoesNotHold() {
     final InstanceScore row = loaded("a", 0, 0);
     row.getLatencyModel().setExpectedOutputShare(0.75);
