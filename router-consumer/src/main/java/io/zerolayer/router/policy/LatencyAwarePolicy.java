@@ -15,10 +15,12 @@ import java.util.List;
  * instance is healthy and within the same margin of the least busy.
  * Ejected, unavailable and suspect instances and those of weight 0 are never ranked. An instance
  * that is network-degraded or in a penalised zone (its own packet loss shows before its zone's
- * verdict) costs {@link #LOSSY_LATENCY_FACTOR} times its predicted latency: it takes work only
- * when the others' queues would make a request wait that much longer, so that a fleet short of
- * healthy capacity does not pile every request onto what is left. Instances the router has just
- * cut several sequences away from are ranked only when nothing else is.
+ * verdict) is lossy: while a healthy instance has headroom (no queue), lossy ones are ranked after
+ * every healthy one; once every healthy instance queues, a lossy one costs
+ * {@link #LOSSY_LATENCY_FACTOR} times its predicted latency and takes work when the others'
+ * queues would make a request wait that much longer, so that a fleet short of healthy capacity
+ * does not pile every request onto what is left. Instances the router has just cut several
+ * sequences away from are ranked only when nothing else is.
  */
 public final class LatencyAwarePolicy implements RoutingPolicy {
 
@@ -35,11 +37,14 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
   @Override
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
     final List<Candidate> serving = new ArrayList<>();
+    final List<Candidate> heldBack = new ArrayList<>();
     final List<Candidate> cutAway = new ArrayList<>();
     final PeerModels peers = heatmap.peerModels();
     final int leastBusy = heatmap.all().stream().filter(ScoreRows::usable).mapToInt(LatencyAwarePolicy::outstanding)
         .min().orElse(0);
     final RequestProfile uncached = request.withoutPrefix();
+    final boolean healthyHeadroom = heatmap.all().stream().anyMatch(row -> ScoreRows.usable(row) && !lossy(row)
+        && !heatmap.cutAway().contains(row.getInstanceId()) && row.getQueueLength() <= 0);
     for (final InstanceScore row : heatmap.all()) {
       if (!ScoreRows.usable(row)) {
         continue;
@@ -48,18 +53,22 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       final double latency = LatencyPredictor.latencyMs(row, peers.of(row), asked);
       // A lossy instance's weight carries its zone's penalty, a near-ban; its factor prices it instead.
       final double cost = lossy(row) ? latency * LOSSY_LATENCY_FACTOR : latency / row.getWeight();
-      (heatmap.cutAway().contains(row.getInstanceId()) ? cutAway : serving)
-          .add(new Candidate(row.getInstanceId(), latency, cost));
+      final List<Candidate> tier = heatmap.cutAway().contains(row.getInstanceId()) ? cutAway
+          : lossy(row) && healthyHeadroom ? heldBack : serving;
+      tier.add(new Candidate(row.getInstanceId(), latency, cost));
     }
-    final List<Candidate> ranked = !serving.isEmpty() ? serving : cutAway;
     // Equal costs (no decode-step fit yet, say) go to the instance with less work on it.
-    ranked.sort(Comparator.comparingDouble(Candidate::cost)
+    final Comparator<Candidate> cheapest = Comparator.comparingDouble(Candidate::cost)
         .thenComparingInt(candidate -> outstanding(heatmap.row(candidate.instanceId())))
-        .thenComparing(Candidate::instanceId));
-    if (ranked == serving && request.sessionInstance() != null) {
-      keepSession(ranked, request.sessionInstance(), heatmap, leastBusy);
+        .thenComparing(Candidate::instanceId);
+    serving.sort(cheapest);
+    heldBack.sort(cheapest);
+    cutAway.sort(cheapest);
+    if (request.sessionInstance() != null) {
+      keepSession(serving, request.sessionInstance(), heatmap, leastBusy);
     }
-    return ranked;
+    serving.addAll(heldBack);
+    return serving.isEmpty() ? cutAway : serving;
   }
 
   /** Moves the session's instance to the front, if it is ranked, not lossy and not far busier. */

@@ -117,6 +117,23 @@ class DeciderTest {
   }
 
   @Test
+  void shouldKeepWorkOffAPenalisedZoneThatPredictsFasterWhileAHealthyInstanceHasAFreeSlot() {
+    final InstanceScore lossy = row("lossy", 1.0, 0);
+    lossy.setZonePenalised(true);
+    final InstanceScore slow = row("slow", 1.0, 0);
+    slow.getLatencyModel().setLatencyPerOutputTokenMs(80);
+    final Heatmap headroom = heatmap(lossy, slow);
+    final InstanceScore queuing = row("slow", 1.0, 1);
+    queuing.getLatencyModel().setLatencyPerOutputTokenMs(80);
+    final Heatmap full = heatmap(lossy, queuing);
+
+    assertThat(decider.select(REQUEST, headroom, () -> headroom).instanceId())
+        .as("a healthy instance four times slower, but with room in its batch").isEqualTo("slow");
+    assertThat(decider.select(REQUEST, full, () -> full).instanceId())
+        .as("once it queues, the lossy one's price is weighed against it").isEqualTo("lossy");
+  }
+
+  @Test
   void shouldAvoidANetworkDegradedInstanceBeforeItsZoneIsPenalised() {
     final InstanceScore lossy = row("lossy", 1.0, 0);
     lossy.setNetworkDegraded(true);
