@@ -37,14 +37,13 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
   @Override
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
     final List<Candidate> serving = new ArrayList<>();
-    final List<Candidate> heldBack = new ArrayList<>();
+    final List<Candidate> lossyOnes = new ArrayList<>();
     final List<Candidate> cutAway = new ArrayList<>();
     final PeerModels peers = heatmap.peerModels();
     final int leastBusy = heatmap.all().stream().filter(ScoreRows::usable).mapToInt(LatencyAwarePolicy::outstanding)
         .min().orElse(0);
     final RequestProfile uncached = request.withoutPrefix();
-    final boolean healthyHeadroom = heatmap.all().stream().anyMatch(row -> ScoreRows.usable(row) && !lossy(row)
-        && !heatmap.cutAway().contains(row.getInstanceId()) && row.getQueueLength() <= 0);
+    boolean healthyHeadroom = false;
     for (final InstanceScore row : heatmap.all()) {
       if (!ScoreRows.usable(row)) {
         continue;
@@ -52,23 +51,38 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       final RequestProfile asked = outstanding(row) <= leastBusy + PREFIX_LOAD_MARGIN ? request : uncached;
       final double latency = LatencyPredictor.latencyMs(row, peers.of(row), asked);
       // A lossy instance's weight carries its zone's penalty, a near-ban; its factor prices it instead.
-      final double cost = lossy(row) ? latency * LOSSY_LATENCY_FACTOR : latency / row.getWeight();
-      final List<Candidate> tier = heatmap.cutAway().contains(row.getInstanceId()) ? cutAway
-          : lossy(row) && healthyHeadroom ? heldBack : serving;
-      tier.add(new Candidate(row.getInstanceId(), latency, cost));
+      final boolean lossy = lossy(row);
+      final Candidate candidate = new Candidate(row.getInstanceId(), latency,
+          lossy ? latency * LOSSY_LATENCY_FACTOR : latency / row.getWeight());
+      if (heatmap.cutAway().contains(row.getInstanceId())) {
+        cutAway.add(candidate);
+      } else if (lossy) {
+        lossyOnes.add(candidate);
+      } else {
+        serving.add(candidate);
+        healthyHeadroom |= row.getQueueLength() <= 0;
+      }
+    }
+    if (!healthyHeadroom) {
+      // Every healthy instance queues: the lossy ones compete by their price.
+      serving.addAll(lossyOnes);
+      lossyOnes.clear();
     }
     // Equal costs (no decode-step fit yet, say) go to the instance with less work on it.
     final Comparator<Candidate> cheapest = Comparator.comparingDouble(Candidate::cost)
         .thenComparingInt(candidate -> outstanding(heatmap.row(candidate.instanceId())))
         .thenComparing(Candidate::instanceId);
     serving.sort(cheapest);
-    heldBack.sort(cheapest);
-    cutAway.sort(cheapest);
     if (request.sessionInstance() != null) {
       keepSession(serving, request.sessionInstance(), heatmap, leastBusy);
     }
-    serving.addAll(heldBack);
-    return serving.isEmpty() ? cutAway : serving;
+    lossyOnes.sort(cheapest);
+    serving.addAll(lossyOnes);
+    if (serving.isEmpty()) {
+      cutAway.sort(cheapest);
+      return cutAway;
+    }
+    return serving;
   }
 
   /** Moves the session's instance to the front, if it is ranked, not lossy and not far busier. */
