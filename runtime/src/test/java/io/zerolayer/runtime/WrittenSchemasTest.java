@@ -10,6 +10,7 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.serde.SerdeConfig;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificData;
@@ -44,7 +45,8 @@ class WrittenSchemasTest {
 
   @Test
   void shouldLeaveTheFirstWriteToAskWhenTheRegistryCannotAnswer() {
-    try (ContractSerdes serdes = new ContractSerdes(new SerdeConfig("http://127.0.0.1:1", true, null))) {
+    try (ContractSerdes serdes = new ContractSerdes(new SerdeConfig("http://127.0.0.1:1", true, null),
+        Duration.ofMillis(500))) {
       assertThatCode(() -> WrittenSchemas.ofChangelogs(serdes, "app", Map.of("token-store", TokenRun.class)))
           .doesNotThrowAnyException();
     }
