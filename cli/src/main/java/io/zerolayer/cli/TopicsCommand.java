@@ -7,6 +7,7 @@ import io.zerolayer.deploy.acls.AccessPlan;
 import io.zerolayer.deploy.acls.App;
 import io.zerolayer.deploy.strimzi.StrimziResources;
 import io.zerolayer.deploy.topics.AclProvisioner;
+import io.zerolayer.deploy.topics.BrokerSettings;
 import io.zerolayer.deploy.topics.ProvisioningException;
 import io.zerolayer.deploy.topics.ProvisioningProfile;
 import io.zerolayer.deploy.topics.ProvisioningReport;
@@ -32,8 +33,9 @@ import picocli.CommandLine.Option;
 
 /** {@code zerolayer topics}: provisions the catalogue, and with {@code --acls} its ACLs, on a cluster. */
 @Command(name = "topics", mixinStandardHelpOptions = true,
-    description = {"Creates the catalogue's missing topics on a cluster and reports drift; with --acls, also the least"
-        + " ACLs each app and each tenant of --tenants needs. Never deletes a topic or an ACL.",
+    description = {"Creates the catalogue's missing topics on a cluster and reports drift, and the broker settings the"
+        + " apps' transactions need that differ; with --acls, also the least ACLs each app and each tenant of --tenants"
+        + " needs. Never deletes a topic or an ACL, never changes a broker's settings.",
         "Security settings come from KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_*, KAFKA_SSL_* (see docs/operations.md),"
             + " or from --command-config."})
 final class TopicsCommand implements Callable<Integer> {
@@ -92,11 +94,16 @@ final class TopicsCommand implements Callable<Integer> {
       System.out.println("Provisioning the topic catalogue on " + props.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)
           + " (profile " + profile + ", prefix '" + prefix + "')");
       try (Admin admin = Admin.create(props)) {
-        final ProvisioningReport report = new TopicProvisioner(admin, catalogue,
-            ProvisioningProfile.parse(profile)).provision();
+        final ProvisioningProfile durability = ProvisioningProfile.parse(profile);
+        final ProvisioningReport report = new TopicProvisioner(admin, catalogue, durability).provision();
         report.created().forEach(name -> System.out.println("  created " + name));
         report.drift().forEach(finding -> System.out.println("  drift: " + finding));
         System.out.println(report.summary());
+        final List<String> advice = new BrokerSettings(admin, TopicProvisioner.DEFAULT_TIMEOUT)
+            .advice(durability);
+        advice.forEach(finding -> System.out.println("  broker settings: " + finding));
+        System.out.println("Broker settings: " + (advice.isEmpty() ? "as the apps need them"
+            : advice.size() + " to change (provisioning does not change them)"));
         if (acls) {
           final List<AclBinding> created = new AclProvisioner(admin).provision(wanted);
           created.forEach(binding -> System.out.println("  allowed " + describe(binding)));

@@ -66,7 +66,8 @@ class DistributionIT {
     final Run topics = run(List.of("topics", "--bootstrap-servers", cluster.bootstrapServers(),
         "--profile", "local", "--prefix", catalogue.prefix()));
     assertThat(topics.exit()).as(topics.output()).isZero();
-    assertThat(topics.output()).contains("created " + Topics.ALL.size() + " topics");
+    assertThat(topics.output()).contains("created " + Topics.ALL.size() + " topics",
+        "Broker settings: as the apps need them");
     // And writes them, with each app's user and ACLs, as Strimzi resources instead when asked
     final Run strimzi = run(List.of("topics", "--strimzi", "-", "--prefix", catalogue.prefix()));
     assertThat(strimzi.exit()).as(strimzi.output()).isZero();

@@ -8,6 +8,7 @@ import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.local.KafkaBroker;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -113,6 +114,22 @@ class TopicProvisionerIT {
     assertThatThrownBy(() -> new TopicProvisioner(admin, catalogue, ProvisioningProfile.PRODUCTION).provision())
         .isInstanceOf(ProvisioningException.class)
         .hasMessageContaining("use the local profile");
+  }
+
+  @Test
+  void shouldFindNothingToChangeInTheLocalBrokersTransactionSettings() throws Exception {
+    // Under transaction version 2, where the retry backoff is checked
+    assertThat(admin.describeFeatures().featureMetadata().get().finalizedFeatures()
+        .get(BrokerSettings.TRANSACTION_VERSION).maxVersionLevel()).isGreaterThanOrEqualTo((short) 2);
+    assertThat(new BrokerSettings(admin, Duration.ofSeconds(30)).advice(ProvisioningProfile.LOCAL)).isEmpty();
+  }
+
+  @Test
+  void shouldAdviseRaisingTheTransactionLogsReplicationForTheProductionProfile() {
+    assertThat(new BrokerSettings(admin, Duration.ofSeconds(30)).advice(ProvisioningProfile.PRODUCTION))
+        .singleElement().asString()
+        .startsWith("broker 1: transaction.state.log.replication.factor 1 and transaction.state.log.min.isr 1 are"
+            + " below the production profile's 3 and 2");
   }
 
   private TopicProvisioner provisioner(final TopicCatalogue catalogue) {
