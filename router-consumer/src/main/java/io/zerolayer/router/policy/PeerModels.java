@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -63,6 +64,60 @@ final class PeerModels {
       all.computeIfAbsent(Peers.of(row), peers -> new ArrayList<>()).add(row.getLatencyModel());
     }
     all.forEach((peers, fits) -> byPeers.put(peers, pooled(fits)));
+    final Map<Peers, LatencyModel> borrowed = new HashMap<>();
+    byPeers.forEach((peers, model) -> {
+      if (model.getSamples() == 0) {
+        borrowed.put(peers, borrowed(peers, model));
+      }
+    });
+    byPeers.putAll(borrowed);
+  }
+
+  /**
+   * The model of a class none of whose instances has enough completions for a fit yet: the fit
+   * of the best-known other class of its served model, its times scaled by how much slower or
+   * faster this class decodes (both steps measured live from telemetry), so that a slow class a
+   * router seldom uses is not predicted with the defaults, which know no class (the slow class of
+   * a mixed benchmark fleet came out 2 to 4 times faster to its first token than it was). An
+   * accelerator that decodes more slowly prefills more slowly too, if not by exactly as much;
+   * the class's own fit replaces this as soon as it has one. Without such a class, or without a
+   * step for either, the defaults stay.
+   */
+  private LatencyModel borrowed(final Peers peers, final LatencyModel own) {
+    if (!LatencyPredictor.knowsDecodeStep(own)) {
+      return own;
+    }
+    LatencyModel reference = null;
+    for (final Map.Entry<Peers, LatencyModel> other : byPeers.entrySet()) {
+      final LatencyModel candidate = other.getValue();
+      if (Objects.equals(other.getKey().model(), peers.model()) && candidate.getSamples() > 0
+          && LatencyPredictor.knowsDecodeStep(candidate)
+          && (reference == null || candidate.getSamples() > reference.getSamples())) {
+        reference = candidate;
+      }
+    }
+    if (reference == null) {
+      return own;
+    }
+    final double scale = stepOfOne(own) / stepOfOne(reference);
+    return LatencyModel.newBuilder(reference)
+        .setLatencyInterceptMs(scale * reference.getLatencyInterceptMs())
+        .setLatencyPerInputTokenMs(scale * reference.getLatencyPerInputTokenMs())
+        .setLatencyPerOutputTokenMs(scale * reference.getLatencyPerOutputTokenMs())
+        .setTtftInterceptMs(scale * reference.getTtftInterceptMs())
+        .setTtftPerInputTokenMs(scale * reference.getTtftPerInputTokenMs())
+        .setTtftPerOutputTokenMs(scale * reference.getTtftPerOutputTokenMs())
+        .setQueueWaitScale(own.getQueueWaitScale())
+        .setDecodeStepBaseMs(own.getDecodeStepBaseMs())
+        .setDecodeStepPerSequenceMs(own.getDecodeStepPerSequenceMs())
+        .setHandoffMs(own.getHandoffMs())
+        .setSamples(0)
+        .build();
+  }
+
+  /** The decode step of a batch of one. */
+  private static double stepOfOne(final LatencyModel model) {
+    return model.getDecodeStepBaseMs() + model.getDecodeStepPerSequenceMs();
   }
 
   /** The latency model the row's instance is predicted with: the pooled fit of its model and class. */

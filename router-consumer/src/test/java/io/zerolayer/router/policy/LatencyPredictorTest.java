@@ -172,6 +172,35 @@ class LatencyPredictorTest {
     assertThat(peers.of(large).getDecodeStepBaseMs()).isEqualTo(30.0);
   }
 
+  @Test
+  void shouldPredictAClassWithoutCompletionsFromAFittedClassScaledByTheirDecodeSteps() {
+    // "fast" is fitted: 20 ms and 0.2 ms per prompt token to its first token, a step of 8 + 0.5 ms;
+    // "slow" has served too little for a fit of its own, and decodes 2.5 times more slowly
+    final InstanceScore fast = fitted(withDecodeStep(loaded("fast", 0, 0), 8, 0.5));
+    fast.setInstanceClass("fast");
+    fast.getLatencyModel().setTtftInterceptMs(20.0);
+    fast.getLatencyModel().setTtftPerInputTokenMs(0.2);
+    final InstanceScore slow = withDecodeStep(loaded("slow", 0, 0), 20, 1.25);
+    slow.setInstanceClass("slow");
+    final Heatmap heatmap = Rows.heatmap(fast, slow);
+
+    // 2.5 x (20 + 0.2 x 1000): the defaults would say 40 + 0.1 x 1000
+    final RequestProfile longPrompt = new RequestProfile("seq-2", 1000, 50);
+    assertThat(LatencyPredictor.ttftMs(heatmap, "slow", longPrompt)).isCloseTo(550.0, within(1e-6));
+    assertThat(LatencyPredictor.ttftMs(heatmap, "fast", longPrompt)).isCloseTo(220.0, within(1e-6));
+    assertThat(heatmap.peerModels().of(slow).getDecodeStepBaseMs()).isEqualTo(20.0);
+  }
+
+  @Test
+  void shouldKeepTheDefaultsForAClassWithoutCompletionsWhoseStepIsNotKnown() {
+    final InstanceScore fast = fitted(withDecodeStep(loaded("fast", 0, 0), 8, 0.5));
+    fast.setInstanceClass("fast");
+    final InstanceScore slow = loaded("slow", 0, 0);
+    slow.setInstanceClass("slow");
+
+    assertThat(Rows.heatmap(fast, slow).peerModels().of(slow)).isEqualTo(slow.getLatencyModel());
+  }
+
   private static InstanceScore fitted(final InstanceScore row) {
     row.getLatencyModel().setSamples(100L);
     return row;
