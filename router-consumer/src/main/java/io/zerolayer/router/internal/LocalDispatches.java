@@ -9,9 +9,11 @@ import java.util.Map;
 
 /**
  * This router's own dispatches that the heatmap cannot show yet: those made after an
- * instance's last telemetry sample. Counting them into the instance's queue keeps a burst of
- * requests that arrives between two heatmap updates from herding onto one instance. Used by
- * one router thread only.
+ * instance's last telemetry sample. Counting them into the instance's load keeps a burst of
+ * requests that arrives between two heatmap updates from herding onto one instance. They fill
+ * the instance's free batch slots first and queue behind them; the slots are learned from the
+ * heatmap itself, as the requests an instance ran the last time it had a queue (a full batch).
+ * Used by one router thread only.
  */
 public final class LocalDispatches {
 
@@ -19,6 +21,8 @@ public final class LocalDispatches {
   private static final long HORIZON_MS = 5_000;
 
   private final Map<String, Deque<Long>> byInstance = new HashMap<>();
+  /** Requests each instance ran the last time the heatmap showed it with a queue. */
+  private final Map<String, Integer> batchSlots = new HashMap<>();
 
   /** Notes a dispatch to an instance. */
   public void record(final String instanceId, final long nowMs) {
@@ -27,6 +31,11 @@ public final class LocalDispatches {
 
   /** The heatmap with each instance's unseen dispatches added to its queue. */
   public Heatmap applyTo(final Heatmap heatmap, final long nowMs) {
+    for (final InstanceScore row : heatmap.all()) {
+      if (row.getQueueLength() > 0 && row.getRunningRequests() > 0) {
+        batchSlots.put(row.getInstanceId(), row.getRunningRequests());
+      }
+    }
     if (byInstance.isEmpty()) {
       return heatmap;
     }
@@ -39,7 +48,7 @@ public final class LocalDispatches {
         times.pollFirst();
       }
       if (row != null && !times.isEmpty()) {
-        rows.put(entry.getKey(), withUnseen(row, times.size()));
+        rows.put(entry.getKey(), withUnseen(row, times.size(), batchSlots.getOrDefault(entry.getKey(), 0)));
       }
       return times.isEmpty();
     });
@@ -47,13 +56,17 @@ public final class LocalDispatches {
   }
 
   /**
-   * An instance without a queue had a free batch slot when it was sampled, so the unseen
-   * dispatches count as running; behind a queue they wait in it.
+   * An instance without a queue had free batch slots when it was sampled: the unseen dispatches
+   * run in them, as many as there are ({@code slots}; all of them while not known yet), and the
+   * rest queue. Behind a queue they all wait in it.
    */
-  private static InstanceScore withUnseen(final InstanceScore row, final int unseen) {
+  private static InstanceScore withUnseen(final InstanceScore row, final int unseen, final int slots) {
     final InstanceScore.Builder builder = InstanceScore.newBuilder(row);
-    return row.getQueueLength() == 0
-        ? builder.setRunningRequests(row.getRunningRequests() + unseen).build()
-        : builder.setQueueLength(row.getQueueLength() + unseen).build();
+    if (row.getQueueLength() > 0) {
+      return builder.setQueueLength(row.getQueueLength() + unseen).build();
+    }
+    final int running = slots > 0 ? Math.min(unseen, Math.max(0, slots - row.getRunningRequests())) : unseen;
+    return builder.setRunningRequests(row.getRunningRequests() + running)
+        .setQueueLength(unseen - running).build();
   }
 }

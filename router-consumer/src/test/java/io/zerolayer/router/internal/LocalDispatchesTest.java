@@ -43,6 +43,28 @@ class LocalDispatchesTest {
   }
 
   @Test
+  void shouldQueueUnseenDispatchesBeyondTheBatchTheInstanceRanWhenItLastHadAQueue() {
+    final LocalDispatches dispatches = new LocalDispatches();
+    // Seen with 8 running and 2 queued: its batch holds 8
+    final InstanceScore full = row("gpu-1", 1.0, 2);
+    full.setRunningRequests(8);
+    full.setLastTelemetryMs(1_000);
+    dispatches.applyTo(heatmap(full), 1_000);
+    // Later with 6 running and no queue, and 5 dispatches it has not seen
+    final InstanceScore later = row("gpu-1", 1.0, 0);
+    later.setRunningRequests(6);
+    later.setLastTelemetryMs(2_000);
+    for (int i = 0; i < 5; i++) {
+      dispatches.record("gpu-1", 2_100);
+    }
+
+    final Heatmap adjusted = dispatches.applyTo(heatmap(later), 2_200);
+
+    assertThat(adjusted.row("gpu-1").getRunningRequests()).isEqualTo(8);
+    assertThat(adjusted.row("gpu-1").getQueueLength()).isEqualTo(3);
+  }
+
+  @Test
   void shouldSpreadABurstBetweenHeatmapUpdatesOverEqualInstances() {
     final LocalDispatches dispatches = new LocalDispatches();
     final Decider decider = new Decider(new LatencyAwarePolicy(), 1000, 4, 0);
