@@ -23,6 +23,8 @@ public final class LocalDispatches {
   private final Map<String, Deque<Long>> byInstance = new HashMap<>();
   /** Requests each instance ran the last time the heatmap showed it with a queue. */
   private final Map<String, Integer> batchSlots = new HashMap<>();
+  /** The heatmap snapshot the slots were last learned from: each is read once, not per decision. */
+  private Heatmap learnedFrom;
 
   /** Notes a dispatch to an instance. */
   public void record(final String instanceId, final long nowMs) {
@@ -31,11 +33,7 @@ public final class LocalDispatches {
 
   /** The heatmap with each instance's unseen dispatches added to its queue. */
   public Heatmap applyTo(final Heatmap heatmap, final long nowMs) {
-    for (final InstanceScore row : heatmap.all()) {
-      if (row.getQueueLength() > 0 && row.getRunningRequests() > 0) {
-        batchSlots.put(row.getInstanceId(), row.getRunningRequests());
-      }
-    }
+    learnBatchSlots(heatmap);
     if (byInstance.isEmpty()) {
       return heatmap;
     }
@@ -53,6 +51,18 @@ public final class LocalDispatches {
       return times.isEmpty();
     });
     return heatmap.withLoad(rows);
+  }
+
+  private void learnBatchSlots(final Heatmap heatmap) {
+    if (heatmap == learnedFrom) {
+      return;
+    }
+    learnedFrom = heatmap;
+    for (final InstanceScore row : heatmap.all()) {
+      if (row.getQueueLength() > 0 && row.getRunningRequests() > 0) {
+        batchSlots.put(row.getInstanceId(), row.getRunningRequests());
+      }
+    }
   }
 
   /**
