@@ -84,15 +84,10 @@ public final class HeatmapTopology {
   public static Topology build(final HeatmapConfig config, final TopicCatalogue catalogue,
       final ContractSerdes serdes, final MeterRegistry meters, final int telemetryPartitions) {
     requireNonNull(config, "config");
-    final LatencyFitter fitter = new LatencyFitter(config.getLong(HeatmapConfig.LATENCY_HALF_LIFE_MS),
-        config.getLong(HeatmapConfig.LATENCY_MIN_SAMPLES), defaultModel(config));
+    final LatencyFitter fitter = fitter(config);
     final FitErrors fitErrors = new FitErrors(meters);
-    final DecodeStepFitter decodeFitter = new DecodeStepFitter(config.getLong(HeatmapConfig.LATENCY_HALF_LIFE_MS));
-    final ScoringSettings settings = new ScoringSettings(config.emitInterval(),
-        config.millis(HeatmapConfig.WINDOW_SIZE_MS), config.millis(HeatmapConfig.WINDOW_ADVANCE_MS),
-        config.millis(HeatmapConfig.HISTORY_WINDOW_MS), config.timings(),
-        config.getLong(HeatmapConfig.SMOOTHING_HALF_LIFE_MS), config.getDouble(HeatmapConfig.ZONE_PENALTY_FACTOR),
-        telemetryPartitions, config.getLong(HeatmapConfig.FORGET_AFTER_MS));
+    final DecodeStepFitter decodeFitter = decodeFitter(config);
+    final ScoringSettings settings = settings(config, telemetryPartitions);
     final DistributionSummary emitLag = DistributionSummary.builder("zerolayer.heatmap.emit.lag")
         .baseUnit("milliseconds")
         .description("From an instance's telemetry sample to the publication of its heatmap row")
@@ -151,6 +146,23 @@ public final class HeatmapTopology {
         serdes.key().serializer(), (Serializer) new CloudEventSerializer(), SCORE_INSTANCES);
     topology.addSink(HeatmapOutputs.WRITE_COMMANDS, catalogue.name(Topics.COMMANDS), serdes.key().serializer(),
         (Serializer) serdes.value(Topics.COMMANDS).serializer(), SCORE_INSTANCES);
+  }
+
+  static LatencyFitter fitter(final HeatmapConfig config) {
+    return new LatencyFitter(config.getLong(HeatmapConfig.LATENCY_HALF_LIFE_MS),
+        config.getLong(HeatmapConfig.LATENCY_MIN_SAMPLES), defaultModel(config));
+  }
+
+  static DecodeStepFitter decodeFitter(final HeatmapConfig config) {
+    return new DecodeStepFitter(config.getLong(HeatmapConfig.LATENCY_HALF_LIFE_MS));
+  }
+
+  static ScoringSettings settings(final HeatmapConfig config, final int telemetryPartitions) {
+    return new ScoringSettings(config.emitInterval(),
+        config.millis(HeatmapConfig.WINDOW_SIZE_MS), config.millis(HeatmapConfig.WINDOW_ADVANCE_MS),
+        config.millis(HeatmapConfig.HISTORY_WINDOW_MS), config.timings(),
+        config.getLong(HeatmapConfig.SMOOTHING_HALF_LIFE_MS), config.getDouble(HeatmapConfig.ZONE_PENALTY_FACTOR),
+        telemetryPartitions, config.getLong(HeatmapConfig.FORGET_AFTER_MS));
   }
 
   private static LatencyModel defaultModel(final HeatmapConfig config) {

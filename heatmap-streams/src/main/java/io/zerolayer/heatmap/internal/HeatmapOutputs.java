@@ -52,4 +52,14 @@ public final class HeatmapOutputs {
   void row(final String instanceId, final InstanceScore row) {
     context.forward(new Record<>(instanceId, row, row.getUpdatedAtMs()), WRITE_SCORES);
   }
+
+  /**
+   * A row that routers must act on at once: forwarded, and the task's transaction committed as
+   * soon as the thread finishes its current records instead of at the next commit interval (up
+   * to 100 ms later), since routers read the scores committed only.
+   */
+  void urgentRow(final String instanceId, final InstanceScore row) {
+    row(instanceId, row);
+    context.commit();
+  }
 }

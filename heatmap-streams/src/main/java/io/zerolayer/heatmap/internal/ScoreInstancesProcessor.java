@@ -21,8 +21,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * wall-clock schedule, applies staleness and zone penalties and publishes the rows that changed,
  * so the score topic gets one record per instance and interval, not one per sample. A sample
  * that takes an instance out of service, shows it restarted cold or asks for its streams to move
- * ({@link InstanceRows#urgent}) is published at once as well: waiting for the schedule would
- * leave routers sending it work for up to one more interval.
+ * ({@link InstanceRows#urgent}) is published and committed at once as well: waiting for the
+ * schedule or the commit interval would leave routers sending it work for that much longer.
  * Forwards rows, status events and commands to the children named in {@link HeatmapOutputs}.
  */
 public final class ScoreInstancesProcessor implements Processor<String, InstanceTelemetry, String, Object> {
@@ -101,7 +101,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
     final InstanceScore row = InstanceRows.row(sample, signals, smoothed, assessment.machine(),
         status == null ? fitter.model(null) : status.getRow().getLatencyModel(), zoneFactor, nowMs);
     if (status != null && InstanceRows.urgent(status.getRow(), row)) {
-      publish(id, row, nowMs);
+      publish(id, row, nowMs, true);
     }
     statuses.put(id, InstanceRows.remember(InstanceStatus.newBuilder(), assessment.machine())
         .setLatest(sample).setLastSeenMs(nowMs).setEwma(toList(smoothed)).setRow(row)
@@ -145,13 +145,18 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
           penalised ? settings.zonePenaltyFactor() : 1.0, nowMs);
       statuses.put(id, InstanceRows.remember(InstanceStatus.newBuilder(status), assessment.machine()).setRow(next)
           .build());
-      publish(id, next, nowMs);
+      publish(id, next, nowMs, InstanceRows.urgent(row, next));
     }
     lastEmitMs = nowMs;
   }
 
-  private void publish(final String instanceId, final InstanceScore row, final long nowMs) {
-    outputs.row(instanceId, row);
+  /** @param urgent whether routers must see the row at once ({@link InstanceRows#urgent}) */
+  private void publish(final String instanceId, final InstanceScore row, final long nowMs, final boolean urgent) {
+    if (urgent) {
+      outputs.urgentRow(instanceId, row);
+    } else {
+      outputs.row(instanceId, row);
+    }
     emitLag.record(Math.max(0, nowMs - row.getLastTelemetryMs()));
   }
 
