@@ -7,12 +7,11 @@ import io.zerolayer.contract.prefix.PrefixBlocks;
 import io.zerolayer.worker.TokenSink;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs sequences through a simulated GPU's batch: a sequence queues for one of {@code maxBatch}
- * slots (on a cold instance, first for the weight load it starts), is admitted with its prompt's
+ * slots, first come first served (on a cold instance, first for the weight load it starts), and
+ * leaves the queue at once when it is cancelled; it is admitted with its prompt's
  * KV entries (or fails when the KV cache is out of memory), prefills what of its prompt the
  * prefix cache does not hold, then decodes token by
  * token and sends a chunk every {@code tokensPerChunk} tokens. A resumed sequence continues the
@@ -22,11 +21,13 @@ import java.util.concurrent.TimeUnit;
 final class ContinuousBatcher {
 
   private static final long POLL_MS = 10;
+  /** The finish reason of a sequence cancelled before it entered the batch, as vLLM names an aborted one. */
+  private static final String CANCELLED_WHILE_WAITING = "abort";
 
   private final String instanceId;
   private final GpuProfile profile;
   private final SimClock clock;
-  private final Semaphore batch;
+  private final BatchSlots batch;
   private final GpuLoad load;
   private final GpuHealth health;
   private final TokenCadence cadence;
@@ -39,7 +40,7 @@ final class ContinuousBatcher {
     this.instanceId = requireNonNull(instanceId, "instanceId");
     this.profile = requireNonNull(profile, "profile");
     this.clock = requireNonNull(clock, "clock");
-    this.batch = new Semaphore(profile.maxBatch(), true);
+    this.batch = new BatchSlots(profile.maxBatch());
     this.load = requireNonNull(load, "load");
     this.health = requireNonNull(health, "health");
     this.cadence = requireNonNull(cadence, "cadence");
@@ -60,7 +61,9 @@ final class ContinuousBatcher {
           + " prefix tokens: it was dispatched by a router older than the prefix field; upgrade the routers");
     }
     final int life = health.life();
-    awaitBatchSlot(life, sink);
+    if (!awaitBatchSlot(life, sink)) {
+      return CANCELLED_WHILE_WAITING;
+    }
     if (health.outOfMemory()) {
       batch.release();
       load.allocationFailed();
@@ -85,19 +88,33 @@ final class ContinuousBatcher {
     return PrefixBlocks.cachedTokens(held, prompt.length(), task.getInputTokens());
   }
 
-  private void awaitBatchSlot(final int life, final TokenSink sink)
+  /** @return whether the sequence entered the batch; false when it was cancelled while it waited */
+  private boolean awaitBatchSlot(final int life, final TokenSink sink)
       throws InterruptedException, GenerationFailedException {
     load.enqueue();
+    final BatchSlots.Place place = batch.join();
+    boolean entered = false;
     try {
       health.startWarming(clock.millis());
       while (!health.warm(clock.millis())) {
         awaitAlive(life, sink);
+        if (sink.cancelled()) {
+          return false;
+        }
         clock.sleep(POLL_MS);
       }
-      do {
+      while (!entered) {
         awaitAlive(life, sink);
-      } while (!batch.tryAcquire(POLL_MS, TimeUnit.MILLISECONDS));
+        if (sink.cancelled()) {
+          return false;
+        }
+        entered = batch.enter(place, POLL_MS);
+      }
+      return true;
     } finally {
+      if (!entered) {
+        batch.leave(place);
+      }
       load.dequeue();
     }
   }
