@@ -86,6 +86,20 @@ class HeatmapTopologyTest {
   }
 
   @Test
+  void shouldPublishTheBatchAnInstanceRanWhileRequestsQueuedAndKeepItOnceTheQueueIsGone() {
+    heatmap.feed("gpu-1", sample -> sample.setRunningRequests(5), Duration.ofMillis(400));
+    assertThat(heatmap.latest("gpu-1").getBatchSlots()).as("no queue seen yet").isZero();
+
+    heatmap.feed("gpu-1", sample -> sample.setRunningRequests(12).setQueueLength(3), Duration.ofMillis(400));
+    assertThat(heatmap.latest("gpu-1").getBatchSlots()).isEqualTo(12);
+
+    heatmap.feed("gpu-1", sample -> sample.setRunningRequests(7).setQueueLength(0), Duration.ofMillis(400));
+    final InstanceScore row = heatmap.latest("gpu-1");
+    assertThat(row.getRunningRequests()).isEqualTo(7);
+    assertThat(row.getBatchSlots()).isEqualTo(12);
+  }
+
+  @Test
   void shouldDriveGpuSaturationFromTheShortWindowMean() {
     // 1 s window: half the samples at 100 % and half at 94 %: busy peaks, mean 97 %
     heatmap.feed("gpu-1", sample -> sample.setGpuUtilization(heatmap.now() % 100 == 0 ? 1.0 : 0.94),

@@ -58,15 +58,18 @@ public final class InstanceRows {
    * The heatmap row of an instance.
    *
    * @param zoneFactor 1, or the zone penalty when the instance's zone is penalised
+   * @param previous the instance's last row, or null for its first
    */
   public static InstanceScore row(final InstanceTelemetry latest, final Signals signals, final double[] ewma,
-      final Machine machine, final LatencyModel model, final double zoneFactor, final long nowMs) {
+      final Machine machine, final LatencyModel model, final double zoneFactor, final InstanceScore previous,
+      final long nowMs) {
     final boolean penalised = zoneFactor < 1.0;
     return InstanceScore.newBuilder()
         .setInstanceId(latest.getInstanceId())
         .setZone(latest.getZone())
         .setModel(latest.getModel())
         .setInstanceClass(latest.getInstanceClass())
+        .setBatchSlots(batchSlots(latest, previous))
         .setState(machine.state())
         .setWeight(Math.max(0.0, Math.min(1.0, machine.weight() * zoneFactor)))
         .setReason(penalised ? machine.reason() + "; zone " + latest.getZone() + " penalised" : machine.reason())
@@ -85,5 +88,16 @@ public final class InstanceRows {
         .setLastTelemetryMs(latest.getSampleTimeMs())
         .setUpdatedAtMs(nowMs)
         .build();
+  }
+
+  /**
+   * The requests a sample with a queue shows running: the batch was full then, else nothing
+   * would wait. Otherwise the last row's figure stands.
+   */
+  static int batchSlots(final InstanceTelemetry latest, final InstanceScore previous) {
+    if (latest.getQueueLength() > 0 && latest.getRunningRequests() > 0) {
+      return latest.getRunningRequests();
+    }
+    return previous == null ? 0 : previous.getBatchSlots();
   }
 }

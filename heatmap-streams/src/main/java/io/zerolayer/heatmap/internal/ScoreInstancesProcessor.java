@@ -99,7 +99,8 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
         ? settings.zonePenaltyFactor() : 1.0;
     // The latency model is refitted where the row is published (each emission), not per sample.
     final InstanceScore row = InstanceRows.row(sample, signals, smoothed, assessment.machine(),
-        status == null ? fitter.model(null) : status.getRow().getLatencyModel(), zoneFactor, nowMs);
+        status == null ? fitter.model(null) : status.getRow().getLatencyModel(), zoneFactor,
+        status == null ? null : status.getRow(), nowMs);
     if (status != null && InstanceRows.urgent(status.getRow(), row)) {
       publish(id, row, nowMs, true);
     }
@@ -142,7 +143,7 @@ public final class ScoreInstancesProcessor implements Processor<String, Instance
       final InstanceScore next = InstanceRows.row(status.getLatest(), InstanceRows.signals(row),
           toArray(status), assessment.machine(),
           decodeFitter.withDecodeStep(fitter.model(fits.get(id)), status.getDecodeFit()),
-          penalised ? settings.zonePenaltyFactor() : 1.0, nowMs);
+          penalised ? settings.zonePenaltyFactor() : 1.0, row, nowMs);
       statuses.put(id, InstanceRows.remember(InstanceStatus.newBuilder(status), assessment.machine()).setRow(next)
           .build());
       publish(id, next, nowMs, InstanceRows.urgent(row, next));

@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The compacted heatmap topic in memory ({@link CompactedView}), handed out as the policies'
- * {@link Heatmap}: one immutable snapshot per update the view applied, built once.
+ * {@link Heatmap}: one immutable snapshot per update the view applied, built once, with the
+ * batches instances have not shown yet taken from their peers ({@link PeerBatchSlots}).
  */
 public final class HeatmapView implements AutoCloseable {
 
@@ -34,7 +35,7 @@ public final class HeatmapView implements AutoCloseable {
     if (built.from() == now) {
       return built.heatmap();
     }
-    final Built fresh = new Built(now, new Heatmap(now.rows(), now.version()));
+    final Built fresh = new Built(now, new Heatmap(PeerBatchSlots.fill(now.rows()), now.version()));
     latest.compareAndSet(built, fresh);
     return fresh.heatmap();
   }

@@ -11,8 +11,7 @@ import java.util.Map;
  * This router's own dispatches that the heatmap cannot show yet: those made after an
  * instance's last telemetry sample. Counting them into the instance's load keeps a burst of
  * requests that arrives between two heatmap updates from herding onto one instance. They fill
- * the instance's free batch slots first and queue behind them; the slots are learned from the
- * heatmap itself, as the requests an instance ran the last time it had a queue (a full batch).
+ * the instance's free batch slots first and queue behind them ({@code batchSlots} of its row).
  * Used by one router thread only.
  */
 public final class LocalDispatches {
@@ -21,10 +20,6 @@ public final class LocalDispatches {
   private static final long HORIZON_MS = 5_000;
 
   private final Map<String, Deque<Long>> byInstance = new HashMap<>();
-  /** Requests each instance ran the last time the heatmap showed it with a queue. */
-  private final Map<String, Integer> batchSlots = new HashMap<>();
-  /** The heatmap snapshot the slots were last learned from: each is read once, not per decision. */
-  private Heatmap learnedFrom;
 
   /** Notes a dispatch to an instance. */
   public void record(final String instanceId, final long nowMs) {
@@ -33,7 +28,6 @@ public final class LocalDispatches {
 
   /** The heatmap with each instance's unseen dispatches added to its queue. */
   public Heatmap applyTo(final Heatmap heatmap, final long nowMs) {
-    learnBatchSlots(heatmap);
     if (byInstance.isEmpty()) {
       return heatmap;
     }
@@ -46,31 +40,20 @@ public final class LocalDispatches {
         times.pollFirst();
       }
       if (row != null && !times.isEmpty()) {
-        rows.put(entry.getKey(), withUnseen(row, times.size(), batchSlots.getOrDefault(entry.getKey(), 0)));
+        rows.put(entry.getKey(), withUnseen(row, times.size()));
       }
       return times.isEmpty();
     });
     return heatmap.withLoad(rows);
   }
 
-  private void learnBatchSlots(final Heatmap heatmap) {
-    if (heatmap == learnedFrom) {
-      return;
-    }
-    learnedFrom = heatmap;
-    for (final InstanceScore row : heatmap.all()) {
-      if (row.getQueueLength() > 0 && row.getRunningRequests() > 0) {
-        batchSlots.put(row.getInstanceId(), row.getRunningRequests());
-      }
-    }
-  }
-
   /**
    * An instance without a queue had free batch slots when it was sampled: the unseen dispatches
-   * run in them, as many as there are ({@code slots}; all of them while not known yet), and the
+   * run in them, as many as there are (all of them while its batch size is not known yet), and the
    * rest queue. Behind a queue they all wait in it.
    */
-  private static InstanceScore withUnseen(final InstanceScore row, final int unseen, final int slots) {
+  private static InstanceScore withUnseen(final InstanceScore row, final int unseen) {
+    final int slots = row.getBatchSlots();
     final InstanceScore.Builder builder = InstanceScore.newBuilder(row);
     if (row.getQueueLength() > 0) {
       return builder.setQueueLength(row.getQueueLength() + unseen).build();

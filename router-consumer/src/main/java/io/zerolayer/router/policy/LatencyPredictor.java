@@ -60,8 +60,9 @@ public final class LatencyPredictor {
   }
 
   /**
-   * Time the request waits for a batch slot. Behind a queue the batch is full, and the request
-   * starts once as many running requests as are queued, and one more, have finished; the batch
+   * Time the request waits for a batch slot. Behind a queue, or with every slot of the batch
+   * taken ({@code batchSlots}, once known), the request starts once as many running requests as
+   * are queued, and one more, have finished; the batch
    * finishes them at the rate its running requests complete requests of the instance's usual
    * shape (its recent completions' mean prompt and output, a typical shape until known), scaled by
    * what the instance's queued attempts waited over the estimates for them ({@code queueWaitScale}).
@@ -94,7 +95,7 @@ public final class LatencyPredictor {
   }
 
   private static double queueEstimateMs(final InstanceScore row, final LatencyModel model) {
-    if (row.getQueueLength() <= 0) {
+    if (row.getQueueLength() <= 0 && !batchFull(row)) {
       return 0.0;
     }
     final RequestProfile usual = new RequestProfile("usual",
@@ -102,6 +103,10 @@ public final class LatencyPredictor {
         (int) Math.max(1, Math.round(model.getMeanOutputTokens() > 0 ? model.getMeanOutputTokens()
             : TYPICAL_OUTPUT_TOKENS)), true, PrefixMatch.NONE, null);
     return (row.getQueueLength() + 1) * serviceMs(row, model, usual) / Math.max(1, row.getRunningRequests());
+  }
+
+  private static boolean batchFull(final InstanceScore row) {
+    return row.getBatchSlots() > 0 && row.getRunningRequests() >= row.getBatchSlots();
   }
 
   /**

@@ -43,15 +43,11 @@ class LocalDispatchesTest {
   }
 
   @Test
-  void shouldQueueUnseenDispatchesBeyondTheBatchTheInstanceRanWhenItLastHadAQueue() {
+  void shouldQueueUnseenDispatchesBeyondTheInstancesBatch() {
     final LocalDispatches dispatches = new LocalDispatches();
-    // Seen with 8 running and 2 queued: its batch holds 8
-    final InstanceScore full = row("gpu-1", 1.0, 2);
-    full.setRunningRequests(8);
-    full.setLastTelemetryMs(1_000);
-    dispatches.applyTo(heatmap(full), 1_000);
-    // Later with 6 running and no queue, and 5 dispatches it has not seen
+    // Its batch holds 8; seen with 6 running and no queue, and 5 dispatches it has not seen
     final InstanceScore later = row("gpu-1", 1.0, 0);
+    later.setBatchSlots(8);
     later.setRunningRequests(6);
     later.setLastTelemetryMs(2_000);
     for (int i = 0; i < 5; i++) {

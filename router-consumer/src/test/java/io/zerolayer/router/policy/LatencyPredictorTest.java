@@ -92,6 +92,21 @@ class LatencyPredictorTest {
   }
 
   @Test
+  void shouldWaitForOneRequestToFinishWhenEverySlotOfTheBatchIsTakenThoughNothingQueues() {
+    final InstanceScore full = loaded("a", 4, 0);
+    full.getLatencyModel().setMeanInputTokens(100.0);
+    full.getLatencyModel().setMeanOutputTokens(50.0);
+    assertThat(LatencyPredictor.queueWaitMs(full)).as("batch size not known yet").isZero();
+
+    full.setBatchSlots(4);
+
+    // A slot of 4 frees after 40 + 0.1 * 100 + 20 * 50 ms on average
+    assertThat(LatencyPredictor.queueWaitMs(full)).isCloseTo(1_050 / 4.0, within(1e-9));
+    full.setBatchSlots(8);
+    assertThat(LatencyPredictor.queueWaitMs(full)).as("free slots left").isZero();
+  }
+
+  @Test
   void shouldScaleTheQueueWaitByWhatTheInstancesQueuedAttemptsWaitedOverTheEstimates() {
     final InstanceScore queued = loaded("a", 4, 3);
     queued.getLatencyModel().setMeanInputTokens(100.0);
