@@ -86,7 +86,7 @@ class HeatmapTopologyTest {
   }
 
   @Test
-  void shouldPublishTheBatchAnInstanceRanWhileRequestsQueuedAndKeepItOnceTheQueueIsGone() {
+  void shouldPublishTheMostAnInstanceRanWhileRequestsQueuedAndKeepItOnceTheQueueIsGone() {
     heatmap.feed("gpu-1", sample -> sample.setRunningRequests(5), Duration.ofMillis(400));
     assertThat(heatmap.latest("gpu-1").getBatchSlots()).as("no queue seen yet").isZero();
 
@@ -97,6 +97,11 @@ class HeatmapTopologyTest {
     final InstanceScore row = heatmap.latest("gpu-1");
     assertThat(row.getRunningRequests()).isEqualTo(7);
     assertThat(row.getBatchSlots()).isEqualTo(12);
+
+    // A sample taken while a queue is being admitted shows a queue beside free slots
+    heatmap.feed("gpu-1", sample -> sample.setRunningRequests(2).setQueueLength(5), Duration.ofMillis(50));
+    heatmap.advance(Duration.ofMillis(200));
+    assertThat(heatmap.latest("gpu-1").getBatchSlots()).isEqualTo(12);
   }
 
   @Test

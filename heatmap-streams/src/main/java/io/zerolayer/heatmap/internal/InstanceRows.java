@@ -91,13 +91,15 @@ public final class InstanceRows {
   }
 
   /**
-   * The requests a sample with a queue shows running: the batch was full then, else nothing
-   * would wait. Otherwise the last row's figure stands.
+   * The most requests a sample with a queue showed running: the batch was full then, else nothing
+   * would wait. The most, not the latest: a sample taken while a queue is being admitted (as a
+   * loading instance becomes warm) shows a queue beside free slots.
    */
   static int batchSlots(final InstanceTelemetry latest, final InstanceScore previous) {
-    if (latest.getQueueLength() > 0 && latest.getRunningRequests() > 0) {
+    final int known = previous == null ? 0 : previous.getBatchSlots();
+    if (latest.getQueueLength() > 0 && latest.getRunningRequests() > known) {
       return latest.getRunningRequests();
     }
-    return previous == null ? 0 : previous.getBatchSlots();
+    return known;
   }
 }
