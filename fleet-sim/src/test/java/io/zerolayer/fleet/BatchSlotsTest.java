@@ -64,7 +64,6 @@ class BatchSlotsTest {
             Thread.yield();
           }
           admitted.add(n);
-          Thread.sleep(5);
           slots.release();
           done.countDown();
         } catch (final InterruptedException e) {
@@ -73,11 +72,10 @@ class BatchSlotsTest {
       });
       threads.add(thread);
     }
-    // Started in reverse, so that arrival at the lock does not decide the order.
+    // Started in reverse, so that arrival at the lock does not decide the order; the line does.
     for (int i = waiters - 1; i >= 0; i--) {
       threads.get(i).start();
     }
-    Thread.sleep(50);
     slots.release();
 
     assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
