@@ -79,10 +79,13 @@ public final class CutoverBenchmark {
         fleet.gpu(owner).stall();
         final Response response = answer.get(WAIT_MS, TimeUnit.MILLISECONDS);
         fleet.gpu(owner).resume();
-        if (response.outcome() == RoutingOutcome.CUTOVER && response.text().equals(
-            TextModel.text(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens(),
-                request.getIgnoreEos()))) {
+        final String expected = TextModel.text(request.getPrompt(), request.getSeed(), request.getMaxOutputTokens(),
+            request.getIgnoreEos());
+        if (response.outcome() == RoutingOutcome.CUTOVER && response.text().equals(expected)) {
           identical++;
+        } else {
+          out.printf("  %s did not finish on a backup with the same text: %s%n", id,
+              mismatch(response, expected, handed.getOrDefault(id, List.of())));
         }
         final Optional<StallDetected> stall = stalls.of(id).stream().findFirst().map(ChunkWatcher.Seen::value);
         stall.ifPresent(s -> detection.computeIfAbsent(rule(s.getReason()), r -> new ArrayList<>())
@@ -123,6 +126,33 @@ public final class CutoverBenchmark {
 
   /** Tokens the client was handed: of which attempt, how many, when. */
   private record Handed(int epoch, String instanceId, int tokens, long atMs) {
+  }
+
+  /** What a sequence that did not finish as expected got instead, for the operator to look into. */
+  private static String mismatch(final Response response, final String expected, final List<Handed> handed) {
+    final String text = response.text();
+    int at = 0;
+    while (at < Math.min(text.length(), expected.length()) && text.charAt(at) == expected.charAt(at)) {
+      at++;
+    }
+    final String where = text.equals(expected) ? "the text is identical"
+        : "the text (" + text.length() + " chars, " + response.tokens().size() + " tokens) differs from the expected ("
+            + expected.length() + " chars) at char " + at;
+    final StringBuilder runs = new StringBuilder();
+    String previous = null;
+    int tokens = 0;
+    for (final Handed chunk : handed) {
+      final String attempt = chunk.instanceId() + " epoch " + chunk.epoch();
+      if (previous != null && !previous.equals(attempt)) {
+        runs.append(previous).append(": ").append(tokens).append(" tokens, ");
+        tokens = 0;
+      }
+      previous = attempt;
+      tokens += chunk.tokens();
+    }
+    runs.append(previous).append(": ").append(tokens).append(" tokens");
+    return "outcome " + response.outcome() + " (" + response.last().getReason() + "); " + where
+        + "; the client was handed, in order: " + runs;
   }
 
   /** From the last tokens of epoch 1 to the first of a later epoch, as the client was handed them. */

@@ -35,12 +35,14 @@ public final class StallDetector {
 
   /**
    * What the checks of one sequence remember between two checks. It lives in memory only: after
-   * a restart or a rebalance the rate rule needs three fresh checks, and the timeouts run from
+   * a restart or a rebalance, and for each new attempt, the rate rule needs three fresh checks; the timeouts run from
    * when this instance first checked the sequence, since the stored progress times say nothing
    * of the tokens written while no instance was reading.
    */
   static final class Window {
     private final long firstCheckedMs;
+    /** The epoch whose attempt the rate rule measures: each attempt is measured against its own pace. */
+    private int measuredEpoch = -1;
     private int tokensAtLastCheck = -1;
     private int slowChecks;
     private long rateCheckedAtMs = -1;
@@ -109,6 +111,12 @@ public final class StallDetector {
     if (started(sequence) && nowMs - Math.max(sequence.getLastProgressMs(), window.firstCheckedMs)
         > instanceTimeoutMs) {
       return "no token within " + instanceTimeoutMs + " ms";
+    }
+    if (window.measuredEpoch != sequence.getEpoch()) {
+      // A backup's first check must not count against it the tokens its stalled predecessor never sent.
+      window.measuredEpoch = sequence.getEpoch();
+      window.tokensAtLastCheck = -1;
+      window.slowChecks = 0;
     }
     final int tokens = sequence.getTokenCount();
     final boolean measured = window.tokensAtLastCheck >= 0 && sequence.getRateTokensPerS() > 0;

@@ -63,6 +63,23 @@ class StallDetectorTest {
   }
 
   @Test
+  void shouldMeasureABackupAgainstItsOwnPaceNotItsStalledPredecessorsLastCheck() {
+    detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false, false);
+    detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false, false);
+    detector.check(streaming(20, 100.0, 1_200), window, 1_200, null, false, false);
+    assertThat(detector.check(streaming(25, 100.0, 1_300), window, 1_300, null, false, false)).isNotNull();
+    // The backup (epoch 2) sent its first token alone, then 4 more, between two checks: 5 tokens
+    // since the predecessor's last check is half its pace, but the backup's first window.
+    final SequenceState backup = streaming(30, 118.0, 1_480);
+    backup.setEpoch(2);
+    backup.setStreamEpoch(2);
+    backup.setAttemptTokens(5);
+
+    assertThat(detector.check(backup, window, 1_500, null, false, false)).isNull();
+    assertThat(window.slowing()).isFalse();
+  }
+
+  @Test
   void shouldHoldTheRateRuleWhileTheFleetSlowedTogetherAndReportOnceItEnds() {
     detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false, false);
     detector.check(streaming(15, 100.0, 1_100), window, 1_100, null, false, false);
