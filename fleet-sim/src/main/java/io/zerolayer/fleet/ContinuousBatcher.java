@@ -14,7 +14,8 @@ import java.util.List;
  * leaves the queue at once when it is cancelled; it is admitted with its prompt's
  * KV entries (or fails when the KV cache is out of memory), prefills what of its prompt the
  * prefix cache does not hold, then decodes token by
- * token and sends a chunk every {@code tokensPerChunk} tokens. A resumed sequence continues the
+ * token and sends its first token at once and then a chunk every {@code tokensPerChunk} tokens, as
+ * vLLM does with a stream interval above one. A resumed sequence continues the
  * text from the prefix its task carries.
  * It holds while the instance is stalled or crashed and fails once the instance restarted.
  */
@@ -134,7 +135,7 @@ final class ContinuousBatcher {
       }
       pending.add(text.next());
       kv.grow(1);
-      if (pending.size() == profile.tokensPerChunk()) {
+      if (i == task.getResumeFromIndex() || pending.size() == profile.tokensPerChunk()) {
         deliver(pending, sink, life);
       }
       final long now = clock.nanoTime();

@@ -43,9 +43,9 @@ class GpuLoadTelemetryTest {
 
     assertThat(quarter.getRunningRequests()).isEqualTo(4);
     assertThat(full.getRunningRequests()).isEqualTo(16);
-    // Every running sequence holds its prompt and its first chunk in the KV cache.
-    assertThat(quarter.getVramUsedBytes()).isEqualTo(WEIGHTS_BYTES + 4L * (1800 + 4) * (128L << 10));
-    assertThat(full.getVramUsedBytes()).isEqualTo(WEIGHTS_BYTES + 16L * (1800 + 4) * (128L << 10));
+    // Every running sequence holds its prompt and its first token (its first chunk) in the KV cache.
+    assertThat(quarter.getVramUsedBytes()).isEqualTo(WEIGHTS_BYTES + 4L * (1800 + 1) * (128L << 10));
+    assertThat(full.getVramUsedBytes()).isEqualTo(WEIGHTS_BYTES + 16L * (1800 + 1) * (128L << 10));
     assertThat(quarter.getVramFragmentation()).isGreaterThan(0.1);
     assertThat(full.getVramFragmentation()).isGreaterThan(quarter.getVramFragmentation() + 0.2).isLessThan(0.6);
     assertThat(full.getGpuUtilization()).isGreaterThan(quarter.getGpuUtilization());

@@ -60,6 +60,11 @@ public final class RecordingSink implements TokenSink {
     return chunks.size();
   }
 
+  /** How many tokens each chunk held, in order. */
+  public List<Integer> chunkSizes() {
+    return chunks.stream().map(List::size).toList();
+  }
+
   /** When each chunk came, clock nanoseconds. */
   public List<Long> chunkNanos() {
     return List.copyOf(chunkNanos);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zerolayer.contract.avro.DispatchTask;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,33 +24,20 @@ class ResumeTest {
   void shouldContinueTheSequenceFromThePrefixItsTaskCarries() throws Exception {
     final DispatchTask first = Tasks.task("s-1", 100, 64);
     final String whole = Tasks.fullText(first);
-    final List<String> prefix = firstTokens(first, 12);
+    final List<String> prefix = Tasks.firstTokens(first, 12);
 
     final RecordingSink sink = new RecordingSink(clock);
-    gpu.generate(resumed(first, prefix), sink);
+    gpu.generate(Tasks.resumed(first, prefix), sink);
 
     assertThat(String.join("", prefix) + sink.text()).isEqualTo(whole);
   }
 
   @Test
   void shouldFailAResumedTaskThatCarriesNoPrefixRatherThanGuessIt() {
-    final DispatchTask task = resumed(Tasks.task("s-1", 100, 64), List.of());
+    final DispatchTask task = Tasks.resumed(Tasks.task("s-1", 100, 64), List.of());
     task.setResumeFromIndex(12);
 
     assertThatThrownBy(() -> gpu.generate(task, new RecordingSink(clock)))
         .isInstanceOf(GenerationFailedException.class).hasMessageContaining("resumes at index 12 but carries 0");
-  }
-
-  private List<String> firstTokens(final DispatchTask task, final int count) {
-    final TextModel.Chain chain = TextModel.start(task.getPrompt(), task.getSeed());
-    final List<String> tokens = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      tokens.add(chain.next());
-    }
-    return tokens;
-  }
-
-  private static DispatchTask resumed(final DispatchTask first, final List<String> prefix) {
-    return DispatchTask.newBuilder(first).setEpoch(2).setResumeFromIndex(prefix.size()).setPrefix(prefix).build();
   }
 }
