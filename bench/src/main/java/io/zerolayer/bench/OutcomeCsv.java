@@ -4,6 +4,7 @@ import io.zerolayer.fleet.load.ChunkArrival;
 import io.zerolayer.fleet.load.RequestOutcome;
 import java.io.IOException;
 import java.io.Writer;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,13 +16,16 @@ import java.util.stream.Collectors;
  * line break is quoted), times in milliseconds, {@code sent_s} from the start of that policy's
  * load, empty fields where a figure does not exist (no token, no final chunk, no prediction). The
  * predictions are those of the request's first decision (epoch 1), as the router recorded them,
- * so that each can be set against the latency and time to the first token the client measured.
+ * so that each can be set against the latency and time to the first token the client measured;
+ * {@code decisions} lists every attempt the router decided for the request, in epoch order
+ * ({@code epoch instance outcome}, separated by {@code ;}), which says where a request that timed
+ * out without a token was waiting.
  */
 final class OutcomeCsv {
 
   static final String HEADER = "policy,sequence_id,measured,sent_s,status,routing,band,prompt_tokens,"
       + "max_output_tokens,concurrency,latency_ms,ttft_ms,output_tokens,token_interval_std_ms,max_epoch,instances,"
-      + "reason,predicted_ttft_ms,predicted_latency_ms";
+      + "reason,predicted_ttft_ms,predicted_latency_ms,decisions";
 
   private OutcomeCsv() {
   }
@@ -30,17 +34,19 @@ final class OutcomeCsv {
     out.write(HEADER);
     out.write("\r\n");
     for (final PolicyRun run : runs) {
-      final Map<String, Dispatch> firstDecisions = run.dispatches().stream().filter(d -> d.epoch() == 1)
-          .collect(Collectors.toMap(Dispatch::sequenceId, d -> d, (a, b) -> a));
+      final Map<String, List<Dispatch>> decisions = run.dispatches().stream()
+          .sorted(Comparator.comparingInt(Dispatch::epoch))
+          .collect(Collectors.groupingBy(Dispatch::sequenceId));
       for (final RequestOutcome outcome : run.outcomes()) {
-        out.write(row(run, outcome, firstDecisions.get(outcome.sequenceId())));
+        out.write(row(run, outcome, decisions.getOrDefault(outcome.sequenceId(), List.of())));
         out.write("\r\n");
       }
     }
   }
 
-  /** @param first the request's first decision, or null when the log has none */
-  static String row(final PolicyRun run, final RequestOutcome o, final Dispatch first) {
+  /** @param decisions the request's decisions, in epoch order; none when the log has none */
+  static String row(final PolicyRun run, final RequestOutcome o, final List<Dispatch> decisions) {
+    final Dispatch first = decisions.stream().filter(d -> d.epoch() == 1).findFirst().orElse(null);
     final long sent = run.sentMs(o);
     final OptionalDouble std = o.tokenIntervalStddevMs();
     final int maxEpoch = o.chunks().stream().mapToInt(ChunkArrival::epoch).max().orElse(0);
@@ -56,7 +62,9 @@ final class OutcomeCsv {
         maxEpoch == 0 ? "" : Integer.toString(maxEpoch),
         field(String.join(";", o.instances())), field(o.reason() == null ? "" : o.reason()),
         milliseconds(first == null ? null : first.predictedTtftMs()),
-        milliseconds(first == null ? null : first.predictedLatencyMs()));
+        milliseconds(first == null ? null : first.predictedLatencyMs()),
+        field(decisions.stream().map(d -> d.epoch() + " " + d.instanceId() + " " + d.outcome())
+            .collect(Collectors.joining(";"))));
   }
 
   private static String milliseconds(final Double value) {
