@@ -117,7 +117,9 @@ public final class Decider {
   }
 
   /**
-   * Picks a backup for a stalled sequence: the best instance other than the stalled one. Nothing
+   * Picks a backup for a stalled sequence: the best instance other than the stalled one (for a
+   * policy that keeps lossy streams out of queues, while the sequence may wait and its instance
+   * only loses packets, the best one that would not queue it). Nothing
    * left: none if the sequence may wait for one, else throttled, with the reason and a retry time
    * predicted from the fleet, so the client's stream ends with the error rather than in silence.
    * Every allowed attempt used: throttled.
@@ -131,9 +133,12 @@ public final class Decider {
       return Optional.of(throttled(heatmap, "all " + maxAttempts + " attempts failed; the last on "
           + stalledInstance + ": " + why));
     }
+    final boolean startsAtOnceOnly = mayWait && policy.keepsLossyStreamsOutOfQueues()
+        && lossyButServing(heatmap.row(stalledInstance));
     Candidate cold = null;
     for (final Candidate candidate : policy.rank(request, heatmap)) {
-      if (candidate.instanceId().equals(stalledInstance)) {
+      if (candidate.instanceId().equals(stalledInstance)
+          || startsAtOnceOnly && LatencyPredictor.queueWaitMs(heatmap, candidate.instanceId()) > 0) {
         continue;
       }
       // A resumed sequence waits for no weight load while a warm instance can take it.
@@ -143,11 +148,21 @@ public final class Decider {
       }
       return Optional.of(warmIfChecked(cutOver(candidate, stalledInstance, why)));
     }
-    if (cold != null) {
+    if (cold != null && !startsAtOnceOnly) {
       return Optional.of(cutOver(cold, stalledInstance, why));
     }
     return mayWait ? Optional.empty() : Optional.of(throttled(heatmap, stalledInstance + " stalled (" + why
         + ") and no other instance can take the sequence"));
+  }
+
+  /**
+   * Whether the instance still serves but loses packets: its streams slow, by a retransmission
+   * timeout now and then, and go on. Resumed behind a queue elsewhere, such a stream would wait
+   * for the whole queue and a prefill; on Azure's trace with the healthy capacity short, most
+   * requests that timed out had been moved so from the lossy zone onto the slow instances' queues.
+   */
+  private static boolean lossyButServing(final InstanceScore row) {
+    return row != null && ScoreRows.usable(row) && (row.getNetworkDegraded() || row.getZonePenalised());
   }
 
   /** Whether the policy keeps work off this instance while it warms up and a warm one is left. */

@@ -121,6 +121,11 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
   }
 
   @Override
+  public boolean keepsLossyStreamsOutOfQueues() {
+    return true;
+  }
+
+  @Override
   public boolean preWarms() {
     return true;
   }

@@ -35,6 +35,14 @@ public interface RoutingPolicy {
     return false;
   }
 
+  /**
+   * Whether a stream slowed by its instance's lossy network stays there rather than be resumed
+   * behind a queue elsewhere, while no backup can start it at once (a Zerolayer feature).
+   */
+  default boolean keepsLossyStreamsOutOfQueues() {
+    return false;
+  }
+
   /** Whether a cold instance is pre-warmed before its first request (a Zerolayer feature). */
   default boolean preWarms() {
     return false;

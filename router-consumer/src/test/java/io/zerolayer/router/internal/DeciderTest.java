@@ -270,6 +270,32 @@ class DeciderTest {
   }
 
   @Test
+  void shouldKeepAStreamSlowedByItsLossyNetworkOutOfEveryQueueWhileItMayWait() {
+    final InstanceScore lossy = row("lossy", 1.0, 0);
+    lossy.setZonePenalised(true);
+    final Heatmap queued = heatmap(lossy, row("busy", 1.0, 6));
+
+    assertThat(decider.selectBackup(REQUEST, queued, "lossy", "token rate down", 1, true))
+        .as("no backup can start it at once: it goes on where it is").isEmpty();
+    assertThat(decider.selectBackup(REQUEST, queued, "lossy", "token rate down", 1, false).orElseThrow()
+        .instanceId()).as("quiet for the whole hold: resumed behind the queue").isEqualTo("busy");
+    final Heatmap spare = heatmap(lossy, row("busy", 1.0, 6), row("idle", 1.0, 0));
+    assertThat(decider.selectBackup(REQUEST, spare, "lossy", "token rate down", 1, true).orElseThrow()
+        .instanceId()).isEqualTo("idle");
+    assertThat(new Decider(new LeastOutstandingPolicy(), 1000, 4, 0)
+        .selectBackup(REQUEST, queued, "lossy", "token rate down", 1, true).orElseThrow().instanceId())
+        .as("a comparison policy resumes it anywhere").isEqualTo("busy");
+  }
+
+  @Test
+  void shouldResumeAStalledStreamOnAHealthyInstanceBehindAQueue() {
+    final Heatmap heatmap = heatmap(row("stalled", 1.0, 0), row("busy", 1.0, 6));
+
+    assertThat(decider.selectBackup(REQUEST, heatmap, "stalled", "token rate down", 1, true).orElseThrow()
+        .instanceId()).isEqualTo("busy");
+  }
+
+  @Test
   void shouldEndTheStreamWithTheErrorOnceEveryAllowedAttemptStalled() {
     final Heatmap heatmap = heatmap(row("stalled", 1.0, 0), row("spare", 1.0, 0));
 
