@@ -51,11 +51,15 @@ public final class SequenceLedger {
    */
   public static Step accept(final SequenceState current, final TokenChunk chunk, final long offset,
       final long nowMs) {
-    if (current != null && (current.getStatus() == SequenceStatus.FINISHED || current.getFinishReason() != null)) {
+    final boolean ended = current != null
+        && (current.getStatus() == SequenceStatus.FINISHED || current.getFinishReason() != null);
+    final boolean reused = ended && ofAnotherRequest(current, chunk);
+    if (ended && !reused) {
       // The stream ended (its last chunk joined, perhaps before any decision): nothing joins it after.
       return new Step(null, null, Verdict.FINISHED);
     }
-    final SequenceState base = current != null ? current : pending(chunk, nowMs);
+    // A new request with an ended sequence's id, whose chunks come before its decision, starts afresh.
+    final SequenceState base = current != null && !reused ? current : pending(chunk, nowMs);
     final boolean decidedAttempt = chunk.getEpoch() == base.getEpoch()
         && chunk.getInstanceId().equals(base.getOwner());
     final TokenStreamRules.Verdict verdict = TokenStreamRules.judge(streamOwner(base), base.getTokenCount(), chunk);
@@ -101,7 +105,7 @@ public final class SequenceLedger {
     final SequenceState state = next.build();
     final TokenRun run = new TokenRun(base.getTokenCount(), fresh);
     if (base.getOutcome() == null) {
-      return new Step(state, null, Verdict.HELD, run, false);
+      return new Step(state, null, Verdict.HELD, run, reused);
     }
     final boolean finished = state.getStatus() == SequenceStatus.FINISHED;
     if (fresh.isEmpty() && !finished) {
@@ -128,6 +132,16 @@ public final class SequenceLedger {
     last.setReason("the worker reported the attempt failed: " + state.getAttemptFailure());
     return new Step(ended, ResponseChunks.merge(step.response(), last), step.verdict(), step.appended(),
         step.discardTokens());
+  }
+
+  /**
+   * Whether the chunk answers another request than the one whose sequence it is keyed to: both
+   * name their request (writers that predate the field name none), and the places differ.
+   */
+  private static boolean ofAnotherRequest(final SequenceState sequence, final TokenChunk chunk) {
+    return chunk.getRequestOffset() >= 0 && sequence.getRequestOffset() >= 0
+        && (chunk.getRequestOffset() != sequence.getRequestOffset()
+            || chunk.getRequestPartition() != sequence.getRequestPartition());
   }
 
   /** A sequence whose first chunk comes before any decision: its attempt is watched until one comes. */

@@ -178,6 +178,23 @@ class SequenceLedgerTest {
   }
 
   @Test
+  void shouldStartAfreshForANewRequestWithAnEndedSequencesIdWhoseTokensComeBeforeItsDecision() {
+    final SequenceState ended = SequenceState.newBuilder(decide(null, decision(1, RoutingOutcome.DIRECT)).state())
+        .setRequestPartition(2).setRequestOffset(5).setStatus(SequenceStatus.FINISHED).setFinishReason("stop")
+        .setTokenCount(3).build();
+    final TokenChunk late = TokenChunk.newBuilder(chunk(1, 3, "d")).setRequestPartition(2).setRequestOffset(5).build();
+    final TokenChunk next = TokenChunk.newBuilder(chunk(1, 0, "x")).setRequestPartition(2).setRequestOffset(9).build();
+
+    assertThat(SequenceLedger.accept(ended, late, 0, NOW).verdict()).isEqualTo(Verdict.FINISHED);
+    final Step step = SequenceLedger.accept(ended, next, 1, NOW);
+    assertThat(step.verdict()).isEqualTo(Verdict.HELD);
+    assertThat(step.discardTokens()).as("the ended sequence's tokens go").isTrue();
+    assertThat(step.state().getStatus()).isEqualTo(SequenceStatus.PENDING);
+    assertThat(step.state().getTokenCount()).isEqualTo(1);
+    assertThat(step.appended().getTokens()).containsExactly("x");
+  }
+
+  @Test
   void shouldRefuseAChunkOfTheCurrentEpochFromAnInstanceThatDoesNotOwnIt() {
     final SequenceState decided = decide(null, decision(1, RoutingOutcome.DIRECT)).state();
     final SequenceState owned = SequenceLedger.accept(decided, chunk(1, 0, "a"), 0, NOW).state();
