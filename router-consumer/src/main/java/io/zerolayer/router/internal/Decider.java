@@ -162,7 +162,7 @@ public final class Decider {
    * requests that timed out had been moved so from the lossy zone onto the slow instances' queues.
    */
   private static boolean lossyButServing(final InstanceScore row) {
-    return row != null && ScoreRows.usable(row) && (row.getNetworkDegraded() || row.getZonePenalised());
+    return ScoreRows.usable(row) && ScoreRows.lossy(row);
   }
 
   /** Whether the policy keeps work off this instance while it warms up and a warm one is left. */

@@ -51,7 +51,7 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       final RequestProfile asked = outstanding(row) <= leastBusy + PREFIX_LOAD_MARGIN ? request : uncached;
       final double latency = LatencyPredictor.latencyMs(row, peers.of(row), asked);
       // A lossy instance's weight carries its zone's penalty, a near-ban; its factor prices it instead.
-      final boolean lossy = lossy(row);
+      final boolean lossy = ScoreRows.lossy(row);
       final Candidate candidate = new Candidate(row.getInstanceId(), latency,
           lossy ? latency * LOSSY_LATENCY_FACTOR : latency / row.getWeight());
       if (heatmap.cutAway().contains(row.getInstanceId())) {
@@ -89,16 +89,12 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
   private static void keepSession(final List<Candidate> ranked, final String instanceId, final Heatmap heatmap,
       final int leastBusy) {
     for (int i = 1; i < ranked.size(); i++) {
-      if (ranked.get(i).instanceId().equals(instanceId) && !lossy(heatmap.row(instanceId))
+      if (ranked.get(i).instanceId().equals(instanceId) && !ScoreRows.lossy(heatmap.row(instanceId))
           && outstanding(heatmap.row(instanceId)) <= leastBusy + PREFIX_LOAD_MARGIN) {
         ranked.add(0, ranked.remove(i));
         return;
       }
     }
-  }
-
-  private static boolean lossy(final InstanceScore row) {
-    return row.getZonePenalised() || row.getNetworkDegraded();
   }
 
   private static int outstanding(final InstanceScore row) {

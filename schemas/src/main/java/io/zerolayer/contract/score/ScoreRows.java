@@ -24,6 +24,11 @@ public final class ScoreRows {
         && row.getState() != InstanceState.SUSPECT;
   }
 
+  /** Whether the instance loses packets: its own retransmits are high, or its zone is penalised. */
+  public static boolean lossy(final InstanceScore row) {
+    return row.getZonePenalised() || row.getNetworkDegraded();
+  }
+
   /** Whether the instance has loaded its weights. */
   public static boolean warm(final InstanceScore row) {
     return row.getWarmupLevel() >= WARM_LEVEL;

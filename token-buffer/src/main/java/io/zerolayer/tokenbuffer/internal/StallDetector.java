@@ -35,9 +35,9 @@ public final class StallDetector {
 
   /**
    * What the checks of one sequence remember between two checks. It lives in memory only: after
-   * a restart or a rebalance, and for each new attempt, the rate rule needs three fresh checks; the timeouts run from
-   * when this instance first checked the sequence, since the stored progress times say nothing
-   * of the tokens written while no instance was reading.
+   * a restart or a rebalance, and for each new attempt, the rate rule needs three fresh checks;
+   * the timeouts run from when this instance first checked the sequence, since the stored
+   * progress times say nothing of the tokens written while no instance was reading.
    */
   static final class Window {
     private final long firstCheckedMs;
