@@ -127,10 +127,10 @@ public final class RequestDecider {
     }
     final long[] blocks = PrefixBlocks.of(prompt);
     final String session = request.getSessionId();
+    final Heatmap seen = scope.applyTo(view.applyTo(heatmap.get(), nowMs));
     final Decision selected = decider.select(new RequestProfile(request.getSequenceId(), inputTokens,
         request.getMaxOutputTokens(), request.getIgnoreEos(), prefixes.match(blocks, prompt.length(), inputTokens),
-        sessions.instance(tenant.id(), session)), scope.applyTo(view.applyTo(heatmap.get(), nowMs)),
-        () -> scope.applyTo(heatmap.get()));
+        sessions.instance(tenant.id(), session)), seen, () -> scope.applyTo(heatmap.get()));
     final Decision decision = selected.dispatched()
         ? selected.plusLayerTime(waitedMs(request, nowMs) + LatencyPredictor.handoffMs(heatmap.get(),
             selected.instanceId()))
@@ -139,7 +139,7 @@ public final class RequestDecider {
       prefixes.routed(decision.instanceId(), blocks);
       sessions.served(tenant.id(), session, decision.instanceId());
       limiter.charge(tenant, tokens, nowNanos);
-      view.dispatched(decision.instanceId(), nowMs);
+      view.dispatched(selected, request.getSequenceId(), seen, nowMs);
       holds.hold(request.getSequenceId(), partition, offset);
     }
     return new Result(decision, prompt, inputTokens, tenant.id(), replyTopic);

@@ -40,12 +40,13 @@ public final class StallDecider {
   public Optional<Decision> decide(final RequestProfile sequence, final String model, final Heatmap heatmap,
       final String stalledInstance, final String why, final int failedAttempts, final boolean mayWait,
       final long nowMs) {
-    final Optional<Decision> decision = decider.selectBackup(sequence, ModelScope.of(model).applyTo(
-        view.applyTo(heatmap, nowMs)), stalledInstance, why, failedAttempts, mayWait);
+    final Heatmap seen = ModelScope.of(model).applyTo(view.applyTo(heatmap, nowMs));
+    final Optional<Decision> decision = decider.selectBackup(sequence, seen, stalledInstance, why, failedAttempts,
+        mayWait);
     decision.ifPresent(decided -> {
       view.cutAway(stalledInstance, sequence.sequenceId(), nowMs);
       if (decided.dispatched()) {
-        view.dispatched(decided.instanceId(), nowMs);
+        view.dispatched(decided, sequence.sequenceId(), seen, nowMs);
       }
     });
     return decision;

@@ -70,7 +70,7 @@ public final class EndpointPickerPolicy implements RoutingPolicy {
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
     final List<InstanceScore> withCapacity = freshRows(heatmap).stream()
         .filter(EndpointPickerPolicy::hasCapacity).toList();
-    return withCapacity.isEmpty() ? List.of() : scored(withCapacity, request);
+    return withCapacity.isEmpty() ? List.of() : scored(heatmap, withCapacity, request);
   }
 
   /** Rows with fresh telemetry, in instance-id order so that a seeded Random repeats itself. */
@@ -95,7 +95,8 @@ public final class EndpointPickerPolicy implements RoutingPolicy {
     return row.getVramFragmentation();
   }
 
-  private List<Candidate> scored(final List<InstanceScore> rows, final RequestProfile request) {
+  private List<Candidate> scored(final Heatmap heatmap, final List<InstanceScore> rows,
+      final RequestProfile request) {
     final int minQueue = rows.stream().mapToInt(InstanceScore::getQueueLength).min().orElseThrow();
     final int maxQueue = rows.stream().mapToInt(InstanceScore::getQueueLength).max().orElseThrow();
     final List<Candidate> ranked = new ArrayList<>(rows.size());
@@ -103,7 +104,7 @@ public final class EndpointPickerPolicy implements RoutingPolicy {
       final double queueScore = maxQueue == minQueue ? 1.0
           : (double) (maxQueue - row.getQueueLength()) / (maxQueue - minQueue);
       final double score = QUEUE_SCORER_WEIGHT * queueScore + KV_CACHE_SCORER_WEIGHT * (1.0 - kvCacheUsage(row));
-      ranked.add(new Candidate(row.getInstanceId(), LatencyPredictor.latencyMs(row, request),
+      ranked.add(new Candidate(row.getInstanceId(), LatencyPredictor.latencyMs(heatmap, row, request),
           QUEUE_SCORER_WEIGHT + KV_CACHE_SCORER_WEIGHT - score));
     }
     // Shuffle, then a stable sort: equal scores end up in random order.

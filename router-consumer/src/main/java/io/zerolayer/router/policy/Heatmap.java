@@ -6,11 +6,13 @@ import io.zerolayer.contract.avro.InstanceScore;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * An immutable snapshot of the heatmap: the latest row of every instance, and what this router
- * saw itself that the rows may not show yet.
+ * saw itself that the rows may not show yet: the instances it just cut away from, and its own
+ * requests on each instance ({@link OwnWork}, as expected at the moment of the snapshot).
  */
 public final class Heatmap {
 
@@ -18,6 +20,7 @@ public final class Heatmap {
   private final long version;
   private final Set<String> cutAway;
   private final PeerModels.Memo peers;
+  private final Function<String, OwnWork> ownWork;
 
   /**
    * @param rows rows by instance id
@@ -27,7 +30,7 @@ public final class Heatmap {
    *     latency-aware policy keeps new work off them while it can
    */
   public Heatmap(final Map<String, InstanceScore> rows, final long version, final Set<String> cutAway) {
-    this(rows, version, cutAway, null);
+    this(rows, version, cutAway, null, id -> OwnWork.NONE);
   }
 
   /** A snapshot of the rows alone, with nothing cut away. */
@@ -36,11 +39,12 @@ public final class Heatmap {
   }
 
   private Heatmap(final Map<String, InstanceScore> rows, final long version, final Set<String> cutAway,
-      final PeerModels.Memo peers) {
+      final PeerModels.Memo peers, final Function<String, OwnWork> ownWork) {
     this.rows = Map.copyOf(requireNonNull(rows, "rows"));
     this.version = version;
     this.cutAway = Set.copyOf(requireNonNull(cutAway, "cutAway"));
     this.peers = peers == null ? new PeerModels.Memo(this.rows.values()) : peers;
+    this.ownWork = requireNonNull(ownWork, "ownWork");
   }
 
   /** The empty heatmap, before anything was read. */
@@ -50,7 +54,16 @@ public final class Heatmap {
 
   /** The same rows with these instances marked as just cut away from. */
   public Heatmap withCutAway(final Set<String> instanceIds) {
-    return new Heatmap(rows, version, instanceIds, peers);
+    return new Heatmap(rows, version, instanceIds, peers, ownWork);
+  }
+
+  /**
+   * The same rows with this router's own requests on each instance, as {@code work} gives them
+   * (asked for an instance only when a prediction needs it, so it must answer for the moment of
+   * this snapshot).
+   */
+  public Heatmap withOwnWork(final Function<String, OwnWork> work) {
+    return new Heatmap(rows, version, cutAway, peers, work);
   }
 
   /**
@@ -58,7 +71,7 @@ public final class Heatmap {
    * (running and queued requests), not in their latency models.
    */
   public Heatmap withLoad(final Map<String, InstanceScore> loadedRows) {
-    return new Heatmap(loadedRows, version, cutAway, peers);
+    return new Heatmap(loadedRows, version, cutAway, peers, ownWork);
   }
 
   /**
@@ -70,7 +83,7 @@ public final class Heatmap {
     final Map<String, InstanceScore> serving = rows.entrySet().stream()
         .filter(entry -> model.equals(entry.getValue().getModel()))
         .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-    return new Heatmap(serving, version, cutAway, peers);
+    return new Heatmap(serving, version, cutAway, peers, ownWork);
   }
 
   public Map<String, InstanceScore> rows() {
@@ -83,6 +96,11 @@ public final class Heatmap {
 
   public Set<String> cutAway() {
     return cutAway;
+  }
+
+  /** This router's own requests on an instance; {@link OwnWork#NONE} when it knows none. */
+  public OwnWork ownWork(final String instanceId) {
+    return ownWork.apply(instanceId);
   }
 
   /** The row of one instance, or null. */

@@ -49,7 +49,8 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
         continue;
       }
       final RequestProfile asked = outstanding(row) <= leastBusy + PREFIX_LOAD_MARGIN ? request : uncached;
-      final double latency = LatencyPredictor.latencyMs(row, peers.of(row), asked);
+      final double latency = LatencyPredictor.latencyMs(row, peers.of(row), heatmap.ownWork(row.getInstanceId()),
+          asked);
       // A lossy instance's weight carries its zone's penalty, a near-ban; its factor prices it instead.
       final boolean lossy = ScoreRows.lossy(row);
       final Candidate candidate = new Candidate(row.getInstanceId(), latency,

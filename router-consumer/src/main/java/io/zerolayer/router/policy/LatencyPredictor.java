@@ -2,6 +2,7 @@ package io.zerolayer.router.policy;
 
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.LatencyModel;
+import java.util.PriorityQueue;
 
 /** Predicts a request's latency on an instance from the instance's heatmap row. */
 public final class LatencyPredictor {
@@ -62,13 +63,13 @@ public final class LatencyPredictor {
   /**
    * Time the request waits for a batch slot. Behind a queue, or with every slot of the batch
    * taken ({@code batchSlots}, once known), the request starts once as many running requests as
-   * are queued, and one more, have finished; the batch
-   * finishes them at the rate its running requests complete requests of the instance's usual
-   * shape (its recent completions' mean prompt and output, a typical shape until known), scaled by
-   * what the instance's queued attempts waited over the estimates for them ({@code queueWaitScale}).
+   * are queued, and one more, have finished ({@link #slotFreeMs}): the requests of the instance's
+   * usual shape (its recent completions' mean prompt and output, a typical shape until known), all
+   * but those this router knows better ({@link OwnWork}); scaled by what the instance's queued
+   * attempts waited over the estimates for them ({@code queueWaitScale}).
    */
   public static double queueWaitMs(final InstanceScore row) {
-    return queueWaitMs(row, row.getLatencyModel());
+    return queueWaitMs(row, row.getLatencyModel(), OwnWork.NONE);
   }
 
   /**
@@ -77,7 +78,7 @@ public final class LatencyPredictor {
    */
   public static double queueWaitMs(final Heatmap heatmap, final String instanceId) {
     final InstanceScore row = heatmap.row(instanceId);
-    return row == null ? 0.0 : queueWaitMs(row, heatmap.peerModels().of(row));
+    return row == null ? 0.0 : queueWaitMs(row, heatmap.peerModels().of(row), heatmap.ownWork(instanceId));
   }
 
   /**
@@ -87,14 +88,14 @@ public final class LatencyPredictor {
    */
   public static double queueEstimateMs(final Heatmap heatmap, final String instanceId) {
     final InstanceScore row = heatmap.row(instanceId);
-    return row == null ? 0.0 : queueEstimateMs(row, heatmap.peerModels().of(row));
+    return row == null ? 0.0 : queueEstimateMs(row, heatmap.peerModels().of(row), heatmap.ownWork(instanceId));
   }
 
-  private static double queueWaitMs(final InstanceScore row, final LatencyModel model) {
-    return (model.getQueueWaitScale() > 0 ? model.getQueueWaitScale() : 1.0) * queueEstimateMs(row, model);
+  private static double queueWaitMs(final InstanceScore row, final LatencyModel model, final OwnWork own) {
+    return (model.getQueueWaitScale() > 0 ? model.getQueueWaitScale() : 1.0) * queueEstimateMs(row, model, own);
   }
 
-  private static double queueEstimateMs(final InstanceScore row, final LatencyModel model) {
+  private static double queueEstimateMs(final InstanceScore row, final LatencyModel model, final OwnWork own) {
     if (row.getQueueLength() <= 0 && !batchFull(row)) {
       return 0.0;
     }
@@ -102,7 +103,39 @@ public final class LatencyPredictor {
         (int) Math.round(model.getMeanInputTokens() > 0 ? model.getMeanInputTokens() : TYPICAL_INPUT_TOKENS),
         (int) Math.max(1, Math.round(model.getMeanOutputTokens() > 0 ? model.getMeanOutputTokens()
             : TYPICAL_OUTPUT_TOKENS)), true, PrefixMatch.NONE, null);
-    return (row.getQueueLength() + 1) * serviceMs(row, model, usual) / Math.max(1, row.getRunningRequests());
+    return slotFreeMs(row.getRunningRequests(), Math.max(0, row.getQueueLength()), serviceMs(row, model, usual), own);
+  }
+
+  /**
+   * When a slot of a full batch of {@code running} frees for a request behind {@code queued}
+   * others: the running requests end one by one, each queued one takes the next slot that frees
+   * and holds it for its service, and the request takes the slot after. The running requests this
+   * router knows end when it expects them to (those with the most time left first, as those it
+   * expected to end soonest are likeliest to have ended already), its queued ones are first in line; every
+   * other request is of the usual shape, {@code usualMs} of service, and those running end evenly
+   * spread over it: by Little's law, n running requests of that shape end one every usualMs / n.
+   * With nothing known this is (queued + 1) * usualMs / running while fewer queue than run.
+   */
+  public static double slotFreeMs(final int running, final int queued, final double usualMs, final OwnWork own) {
+    final int slots = Math.max(1, running);
+    final PriorityQueue<Double> frees = new PriorityQueue<>(slots);
+    final int known = Math.min(slots, own.running());
+    for (int i = 0; i < known; i++) {
+      frees.add(own.longestLeftMs(i));
+    }
+    final int unknown = slots - known;
+    for (int j = 1; j <= unknown; j++) {
+      frees.add(j * usualMs / unknown);
+    }
+    final int ownQueued = Math.min(queued, own.queued());
+    // One by one while this router's queued requests and a round of others fill the slots; a
+    // longer queue of others adds one usual service to every slot per round of them.
+    final int oneByOne = Math.min(queued, ownQueued + slots);
+    final int rounds = (queued - oneByOne) / slots;
+    for (int i = 0; i < oneByOne + (queued - oneByOne) % slots; i++) {
+      frees.add(frees.poll() + (i < ownQueued ? own.queuedServiceMs(i) : usualMs));
+    }
+    return frees.poll() + rounds * usualMs;
   }
 
   private static boolean batchFull(final InstanceScore row) {
@@ -120,7 +153,7 @@ public final class LatencyPredictor {
       return 0.0;
     }
     final LatencyModel model = heatmap.peerModels().of(row);
-    return queueWaitMs(row, model) + Math.max(0.0, model.getTtftInterceptMs()
+    return queueWaitMs(row, model, heatmap.ownWork(instanceId)) + Math.max(0.0, model.getTtftInterceptMs()
         + model.getTtftPerInputTokenMs() * request.uncachedTokens(instanceId)
         + model.getTtftPerOutputTokenMs() * expectedOutputTokens(model, request));
   }
@@ -134,13 +167,14 @@ public final class LatencyPredictor {
     return row == null ? 0.0 : Math.max(0.0, row.getLatencyModel().getHandoffMs());
   }
 
-  /** Queue wait plus service time. */
-  public static double latencyMs(final InstanceScore row, final RequestProfile request) {
-    return latencyMs(row, row.getLatencyModel(), request);
+  /** Queue wait plus service time on an instance of the heatmap, by its own latency model. */
+  public static double latencyMs(final Heatmap heatmap, final InstanceScore row, final RequestProfile request) {
+    return latencyMs(row, row.getLatencyModel(), heatmap.ownWork(row.getInstanceId()), request);
   }
 
-  /** {@link #latencyMs(InstanceScore, RequestProfile)} with {@code model} in place of the row's own. */
-  static double latencyMs(final InstanceScore row, final LatencyModel model, final RequestProfile request) {
-    return queueWaitMs(row, model) + serviceMs(row, model, request);
+  /** Queue wait plus service time, with {@code model} in place of the row's own. */
+  static double latencyMs(final InstanceScore row, final LatencyModel model, final OwnWork own,
+      final RequestProfile request) {
+    return queueWaitMs(row, model, own) + serviceMs(row, model, request);
   }
 }

@@ -39,18 +39,19 @@ public final class PowerOfTwoChoicesPolicy implements RoutingPolicy {
     final List<InstanceScore> rows = new ArrayList<>(heatmap.all());
     rows.sort(Comparator.comparing(InstanceScore::getInstanceId));
     if (rows.size() < 2) {
-      return rows.stream().map(row -> candidate(row, request)).toList();
+      return rows.stream().map(row -> candidate(heatmap, row, request)).toList();
     }
     final int first = random.nextInt(rows.size());
     final int other = random.nextInt(rows.size() - 1);
     final int second = other >= first ? other + 1 : other;
-    final Candidate a = candidate(rows.get(first), request);
-    final Candidate b = candidate(rows.get(second), request);
+    final Candidate a = candidate(heatmap, rows.get(first), request);
+    final Candidate b = candidate(heatmap, rows.get(second), request);
     return b.cost() < a.cost() ? List.of(b, a) : List.of(a, b);
   }
 
-  private static Candidate candidate(final InstanceScore row, final RequestProfile request) {
-    return new Candidate(row.getInstanceId(), LatencyPredictor.latencyMs(row, request),
+  private static Candidate candidate(final Heatmap heatmap, final InstanceScore row,
+      final RequestProfile request) {
+    return new Candidate(row.getInstanceId(), LatencyPredictor.latencyMs(heatmap, row, request),
         LeastOutstandingPolicy.outstanding(row));
   }
 

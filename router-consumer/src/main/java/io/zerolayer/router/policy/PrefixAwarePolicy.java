@@ -39,7 +39,7 @@ public final class PrefixAwarePolicy implements RoutingPolicy {
       final boolean matches = balanced && blocks > 0 && held >= MIN_MATCH * blocks;
       // Matching instances first, longest match first; then fewest outstanding.
       final double cost = (matches ? -1.0 - held : 0.0) * 1_000_000 + LeastOutstandingPolicy.outstanding(row);
-      ranked.add(new Candidate(row.getInstanceId(), LatencyPredictor.latencyMs(row, request), cost));
+      ranked.add(new Candidate(row.getInstanceId(), LatencyPredictor.latencyMs(heatmap, row, request), cost));
     }
     ranked.sort(Comparator.comparingDouble(Candidate::cost).thenComparing(Candidate::instanceId));
     return ranked;

@@ -24,7 +24,7 @@ public final class RoundRobinPolicy implements RoutingPolicy {
     final List<InstanceScore> order = rotation.order(heatmap);
     final List<Candidate> ranked = new ArrayList<>(order.size());
     for (final InstanceScore row : order) {
-      ranked.add(new Candidate(row.getInstanceId(), LatencyPredictor.latencyMs(row, request), ranked.size()));
+      ranked.add(new Candidate(row.getInstanceId(), LatencyPredictor.latencyMs(heatmap, row, request), ranked.size()));
     }
     if (!ranked.isEmpty()) {
       rotation.led(ranked.get(0).instanceId());

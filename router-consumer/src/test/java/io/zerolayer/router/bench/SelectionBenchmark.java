@@ -6,6 +6,7 @@ import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.avro.LatencyModel;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.Decision;
+import io.zerolayer.router.internal.ExpectedWork;
 import io.zerolayer.router.internal.LocalDispatches;
 import io.zerolayer.router.internal.LocalView;
 import io.zerolayer.router.internal.PrefixIndex;
@@ -74,7 +75,7 @@ public class SelectionBenchmark {
     requestDecider = new RequestDecider(new RequestValidator(4096, 200_000, Set.of()),
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), Optional.empty(),
         decider,
-        new LocalView(new LocalDispatches(), new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2))),
+        new LocalView(new LocalDispatches(), new ExpectedWork(), new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2))),
         new SequenceHolds(), topic -> true, new PrefixIndex(65_536));
     profile = new RequestProfile("s", 180, 256);
     request = InferenceRequest.newBuilder().setSequenceId("s").setTenantId("acme").setApiKey("key")

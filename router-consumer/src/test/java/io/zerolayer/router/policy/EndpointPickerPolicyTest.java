@@ -112,8 +112,10 @@ class EndpointPickerPolicyTest {
     final InstanceScore row = endpoint("a", 3, 0.2);
     row.setRunningRequests(2);
 
-    assertThat(policy.rank(REQUEST, heatmap(row)).get(0).predictedLatencyMs())
-        .isEqualTo(LatencyPredictor.latencyMs(row, REQUEST));
+    final Heatmap heatmap = heatmap(row);
+
+    assertThat(policy.rank(REQUEST, heatmap).get(0).predictedLatencyMs())
+        .isEqualTo(LatencyPredictor.latencyMs(heatmap, row, REQUEST));
   }
 
   private static InstanceScore endpoint(final String id, final int waiting, final double kvCacheUsage) {

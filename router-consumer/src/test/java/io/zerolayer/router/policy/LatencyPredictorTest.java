@@ -107,6 +107,52 @@ class LatencyPredictorTest {
   }
 
   @Test
+  void shouldWaitForTheSoonestOfItsOwnRequestsToEndWhenOneBurstOfThemFilledTheBatch() {
+    final InstanceScore full = usual("a", 4, 0);
+    full.setBatchSlots(4);
+    final Heatmap unknown = Rows.heatmap(full);
+    final Heatmap burst = unknown.withOwnWork(id -> new OwnWork(new double[] {1_040, 900, 1_000, 950},
+        new double[0]));
+
+    assertThat(LatencyPredictor.queueEstimateMs(unknown, "a")).as("one of 4 ends every 1,050 / 4 ms")
+        .isCloseTo(1_050 / 4.0, within(1e-9));
+    assertThat(LatencyPredictor.queueEstimateMs(burst, "a")).as("none ends before 900 ms")
+        .isCloseTo(900.0, within(1e-9));
+    assertThat(LatencyPredictor.ttftMs(burst, "a", REQUEST) - LatencyPredictor.ttftMs(unknown, "a", REQUEST))
+        .isCloseTo(900 - 1_050 / 4.0, within(1e-9));
+  }
+
+  @Test
+  void shouldLetItsOwnQueuedRequestsTakeTheFirstSlotsThatFreeForTheirOwnService() {
+    final InstanceScore queued = usual("a", 2, 1);
+    final Heatmap heatmap = Rows.heatmap(queued).withOwnWork(id -> new OwnWork(new double[] {300, 700},
+        new double[] {500}));
+
+    // The queued one takes the slot freeing at 300 until 800; this request the one at 700.
+    assertThat(LatencyPredictor.queueEstimateMs(heatmap, "a")).isCloseTo(700.0, within(1e-9));
+  }
+
+  @Test
+  void shouldSpreadTheRequestsItDoesNotKnowEvenlyOverTheUsualService() {
+    final InstanceScore queued = usual("a", 4, 1);
+    final Heatmap heatmap = Rows.heatmap(queued).withOwnWork(id -> new OwnWork(new double[] {1_000, 1_040},
+        new double[0]));
+
+    // Two others end at 1,050 / 2 and 1,050 ms; the queued other takes the first, this request the second.
+    assertThat(LatencyPredictor.queueEstimateMs(heatmap, "a")).isCloseTo(1_000.0, within(1e-9));
+  }
+
+  @Test
+  void shouldWaitRoundsOfTheUsualServiceBehindAQueueLongerThanTheBatch() {
+    final InstanceScore queued = usual("a", 4, 9);
+
+    // 9 queued and this one, 4 slots each freeing every 1,050 ms, staggered by a quarter of it
+    assertThat(LatencyPredictor.queueWaitMs(queued)).isCloseTo(10 * 1_050 / 4.0, within(1e-9));
+    assertThat(LatencyPredictor.slotFreeMs(4, 9, 1_050, OwnWork.NONE))
+        .isCloseTo(LatencyPredictor.slotFreeMs(4, 9, 1_050, new OwnWork(new double[0], new double[0])), within(1e-9));
+  }
+
+  @Test
   void shouldScaleTheQueueWaitByWhatTheInstancesQueuedAttemptsWaitedOverTheEstimates() {
     final InstanceScore queued = loaded("a", 4, 3);
     queued.getLatencyModel().setMeanInputTokens(100.0);
@@ -225,6 +271,14 @@ class LatencyPredictorTest {
       final double perSequenceMs) {
     row.setLatencyModel(LatencyModel.newBuilder(row(row.getInstanceId()).getLatencyModel())
         .setDecodeStepBaseMs(baseMs).setDecodeStepPerSequenceMs(perSequenceMs).build());
+    return row;
+  }
+
+  /** A row holding {@code running} requests and {@code queued} more, whose usual request takes 1,050 ms. */
+  private static InstanceScore usual(final String id, final int running, final int queued) {
+    final InstanceScore row = loaded(id, running, queued);
+    row.getLatencyModel().setMeanInputTokens(100.0);
+    row.getLatencyModel().setMeanOutputTokens(50.0);
     return row;
   }
 }

@@ -46,7 +46,7 @@ class RoutingPoliciesTest {
     final List<Candidate> ranked = RoutingPolicies.named(name).rank(REQUEST, heatmap);
 
     assertThat(ranked).isNotEmpty().allSatisfy(candidate -> assertThat(candidate.predictedLatencyMs())
-        .isEqualTo(LatencyPredictor.latencyMs(heatmap.row(candidate.instanceId()), REQUEST)));
+        .isEqualTo(LatencyPredictor.latencyMs(heatmap, heatmap.row(candidate.instanceId()), REQUEST)));
   }
 
   @Test
