@@ -114,10 +114,13 @@ public final class LatencyPredictor {
    * expected to end soonest are likeliest to have ended already), its queued ones are first in line; every
    * other request is of the usual shape, {@code usualMs} of service, and those running end evenly
    * spread over it: by Little's law, n running requests of that shape end one every usualMs / n.
-   * With nothing known this is (queued + 1) * usualMs / running while fewer queue than run.
+   * With nothing known this is (queued + 1) * usualMs / running.
    */
   public static double slotFreeMs(final int running, final int queued, final double usualMs, final OwnWork own) {
     final int slots = Math.max(1, running);
+    if (own.running() == 0 && own.queued() == 0) {
+      return (queued + 1) * usualMs / slots;
+    }
     final PriorityQueue<Double> frees = new PriorityQueue<>(slots);
     final int known = Math.min(slots, own.running());
     for (int i = 0; i < known; i++) {

@@ -75,7 +75,8 @@ public class SelectionBenchmark {
     requestDecider = new RequestDecider(new RequestValidator(4096, 200_000, Set.of()),
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), Optional.empty(),
         decider,
-        new LocalView(new LocalDispatches(), new ExpectedWork(), new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2))),
+        new LocalView(new LocalDispatches(), new ExpectedWork(),
+            new RecentCutovers(2, Duration.ofSeconds(1), Duration.ofSeconds(2))),
         new SequenceHolds(), topic -> true, new PrefixIndex(65_536));
     profile = new RequestProfile("s", 180, 256);
     request = InferenceRequest.newBuilder().setSequenceId("s").setTenantId("acme").setApiKey("key")

@@ -290,7 +290,8 @@ class RequestDeciderTest {
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("good-key"), 1, 100_000, 1),
             new Tenant("globex", Tenant.hashKey("globex-key"), 1_000, 1_000_000, 1, "globex."))),
         gatewaySignature, new Decider(new LatencyAwarePolicy(), 1000, 4, 0),
-        new LocalView(new LocalDispatches(), new ExpectedWork(), cutovers), holds, Set.of("client-replies", "globex.replies")::contains,
+        new LocalView(new LocalDispatches(), new ExpectedWork(), cutovers), holds,
+        Set.of("client-replies", "globex.replies")::contains,
         new PrefixIndex(1_000));
   }
 
