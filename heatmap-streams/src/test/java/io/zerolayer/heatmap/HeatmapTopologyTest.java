@@ -105,6 +105,16 @@ class HeatmapTopologyTest {
   }
 
   @Test
+  void shouldNotTakeAQueueInOneSampleAloneForAFullBatch() {
+    heatmap.feed("gpu-1", sample -> sample.setRunningRequests(5), Duration.ofMillis(400));
+    // Caught as a request was being admitted between two engine steps
+    heatmap.feed("gpu-1", sample -> sample.setRunningRequests(5).setQueueLength(1), Duration.ofMillis(50));
+    heatmap.feed("gpu-1", sample -> sample.setRunningRequests(6), Duration.ofMillis(400));
+
+    assertThat(heatmap.latest("gpu-1").getBatchSlots()).isZero();
+  }
+
+  @Test
   void shouldDriveGpuSaturationFromTheShortWindowMean() {
     // 1 s window: half the samples at 100 % and half at 94 %: busy peaks, mean 97 %
     heatmap.feed("gpu-1", sample -> sample.setGpuUtilization(heatmap.now() % 100 == 0 ? 1.0 : 0.94),

@@ -91,15 +91,19 @@ public final class InstanceRows {
   }
 
   /**
-   * The most requests a sample with a queue showed running: the batch was full then, else nothing
-   * would wait. The most, not the latest: a sample taken while a queue is being admitted (as a
-   * loading instance becomes warm) shows a queue beside free slots.
+   * The most requests a sample with a queue showed running, in the second of two samples in a
+   * row with a queue: the batch was full then, else nothing would wait. A queue in one sample
+   * alone may be a request caught as it was being admitted between two engine steps, beside free
+   * slots; taken for a full batch, it would make every later request on a busy but unfilled
+   * instance look queued. The most, not the latest: a sample taken while a queue is being
+   * admitted (as a loading instance becomes warm) shows a queue beside free slots.
    */
   static int batchSlots(final InstanceTelemetry latest, final InstanceScore previous) {
-    final int known = previous == null ? 0 : previous.getBatchSlots();
-    if (latest.getQueueLength() > 0 && latest.getRunningRequests() > known) {
-      return latest.getRunningRequests();
+    if (previous == null) {
+      return 0;
     }
-    return known;
+    final boolean queuedTwice = latest.getQueueLength() > 0 && previous.getQueueLength() > 0
+        && previous.getLastTelemetryMs() < latest.getSampleTimeMs();
+    return queuedTwice ? Math.max(previous.getBatchSlots(), latest.getRunningRequests()) : previous.getBatchSlots();
   }
 }
