@@ -1,5 +1,7 @@
 package io.zerolayer.heatmap.internal;
 
+import io.zerolayer.contract.score.ScoreRows;
+
 /**
  * The scoring rules of one telemetry sample (DESIGN section 5), as pure functions. Fractions
  * are in [0, 1]; every factor is in [0, 1].
@@ -8,7 +10,7 @@ public final class ScoreRules {
 
   static final double FRAGMENTATION_SOFT = 0.70;
   static final double FRAGMENTATION_PRE_CLEAR = 0.85;
-  static final double FRAGMENTATION_CRITICAL = 0.92;
+  static final double FRAGMENTATION_CRITICAL = ScoreRows.FRAGMENTATION_CRITICAL;
   static final double TGSV_SMOOTH_MS = 15.0;
   static final double TGSV_CUTOVER_MS = 50.0;
   static final double GPU_SATURATED = 0.98;

@@ -133,8 +133,13 @@ public final class Decider {
       return Optional.of(throttled(heatmap, "all " + maxAttempts + " attempts failed; the last on "
           + stalledInstance + ": " + why));
     }
+    // A stream on an instance that loses packets slows, by a retransmission timeout now and then,
+    // and goes on, even once its cadence takes the instance's weight for new work; resumed behind a
+    // queue it would wait for all of it. On Azure's trace with the healthy capacity short, the
+    // requests that timed out had been moved so from the lossy zone onto the slow class's queues,
+    // by the rate rule first, then by the heatmap's cadence cut-over, queued ones among them.
     final boolean startsAtOnceOnly = mayWait && policy.keepsLossyStreamsOutOfQueues()
-        && lossyButServing(heatmap.row(stalledInstance));
+        && ScoreRows.lossyButServing(heatmap.row(stalledInstance));
     Candidate cold = null;
     for (final Candidate candidate : policy.rank(request, heatmap)) {
       if (candidate.instanceId().equals(stalledInstance)
@@ -153,16 +158,6 @@ public final class Decider {
     }
     return mayWait ? Optional.empty() : Optional.of(throttled(heatmap, stalledInstance + " stalled (" + why
         + ") and no other instance can take the sequence"));
-  }
-
-  /**
-   * Whether the instance still serves but loses packets: its streams slow, by a retransmission
-   * timeout now and then, and go on. Resumed behind a queue elsewhere, such a stream would wait
-   * for the whole queue and a prefill; on Azure's trace with the healthy capacity short, most
-   * requests that timed out had been moved so from the lossy zone onto the slow instances' queues.
-   */
-  private static boolean lossyButServing(final InstanceScore row) {
-    return ScoreRows.usable(row) && ScoreRows.lossy(row);
   }
 
   /** Whether the policy keeps work off this instance while it warms up and a warm one is left. */

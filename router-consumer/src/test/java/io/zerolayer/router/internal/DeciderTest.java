@@ -288,6 +288,23 @@ class DeciderTest {
   }
 
   @Test
+  void shouldKeepTheStreamsOfALossyInstanceWhoseCadenceTookItsWeightOutOfEveryQueueWhileTheyMayWait() {
+    final InstanceScore lossy = row("lossy", 0.0, 0);
+    lossy.setNetworkDegraded(true);
+    lossy.setState(InstanceState.UNAVAILABLE);
+    lossy.setTokenIntervalStddevMs(80);
+    lossy.setCutOverInFlight(true);
+    final Heatmap queued = heatmap(lossy, row("busy", 1.0, 6));
+    final String why = "owner lossy's token cadence is past the cut-over threshold";
+
+    assertThat(decider.selectBackup(REQUEST, queued, "lossy", why, 1, true))
+        .as("no backup can start it at once: it goes on where it is").isEmpty();
+    lossy.setVramFragmentation(0.99);
+    assertThat(decider.selectBackup(REQUEST, queued, "lossy", why, 1, true).orElseThrow().instanceId())
+        .as("out of memory too: resumed behind the queue").isEqualTo("busy");
+  }
+
+  @Test
   void shouldResumeAStalledStreamOnAHealthyInstanceBehindAQueue() {
     final Heatmap heatmap = heatmap(row("stalled", 1.0, 0), row("busy", 1.0, 6));
 

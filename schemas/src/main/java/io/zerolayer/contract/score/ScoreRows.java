@@ -11,6 +11,8 @@ public final class ScoreRows {
 
   /** Warm-up from this on is warm; below it the instance still loads its weights and is pre-warmed. */
   public static final double WARM_LEVEL = 0.95;
+  /** VRAM fragmentation above this is critical: allocations fail, and the instance is observed for ejection. */
+  public static final double FRAGMENTATION_CRITICAL = 0.92;
 
   private ScoreRows() {
   }
@@ -27,6 +29,19 @@ public final class ScoreRows {
   /** Whether the instance loses packets: its own retransmits are high, or its zone is penalised. */
   public static boolean lossy(final InstanceScore row) {
     return row.getZonePenalised() || row.getNetworkDegraded();
+  }
+
+  /**
+   * Whether the instance still generates, though it loses packets: lossy, in service (neither
+   * ejected, suspect nor out of memory), and of no weight for new work at most because of its
+   * token cadence, which a retransmission timeout now and then spreads past the cut-over
+   * threshold. Its streams slow and go on.
+   */
+  public static boolean lossyButServing(final InstanceScore row) {
+    return row != null && lossy(row)
+        && row.getState() != InstanceState.EJECTED && row.getState() != InstanceState.SUSPECT
+        && row.getVramFragmentation() <= FRAGMENTATION_CRITICAL
+        && (usable(row) || row.getCutOverInFlight());
   }
 
   /** Whether the instance has loaded its weights. */
