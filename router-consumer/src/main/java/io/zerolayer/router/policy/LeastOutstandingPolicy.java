@@ -26,7 +26,8 @@ public final class LeastOutstandingPolicy implements RoutingPolicy {
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
     final List<Candidate> ranked = new ArrayList<>(heatmap.rows().size());
     for (final InstanceScore row : rotation.order(heatmap)) {
-      ranked.add(new Candidate(row.getInstanceId(), LatencyPredictor.latencyMs(heatmap, row, request), outstanding(row)));
+      ranked.add(new Candidate(row.getInstanceId(), LatencyPredictor.latencyMs(heatmap, row, request),
+          outstanding(row)));
     }
     // Stable: equal counts keep the rotation's order.
     ranked.sort(Comparator.comparingDouble(Candidate::cost));

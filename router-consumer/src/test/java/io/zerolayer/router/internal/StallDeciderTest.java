@@ -22,7 +22,8 @@ class StallDeciderTest {
   private final Decider decider = new Decider(new LatencyAwarePolicy(), 1000, 4, 0);
   private final LocalDispatches dispatches = new LocalDispatches();
   private final RecentCutovers cutovers = new RecentCutovers(0, Duration.ofSeconds(1), Duration.ofSeconds(2));
-  private final StallDecider stalls = new StallDecider(decider, new LocalView(dispatches, new ExpectedWork(), cutovers));
+  private final StallDecider stalls = new StallDecider(decider,
+      new LocalView(dispatches, new ExpectedWork(), cutovers));
   private final Heatmap fleet = heatmap(row("gpu-0", 1.0, 0), row("a", 1.0, 0), row("b", 1.0, 0),
       row("c", 1.0, 0));
 
