@@ -52,6 +52,12 @@ public final class InstanceMarks {
     }
   }
 
+  /** Forgets an instance's mark and notes: what befell its sequences is over. */
+  public void forget(final String instanceId) {
+    byInstance.remove(instanceId);
+    markedUntilMs.remove(instanceId);
+  }
+
   /** The instances marked at {@code nowMs}; forgets the marks and notes that ended. */
   public Set<String> marked(final long nowMs) {
     markedUntilMs.values().removeIf(until -> until <= nowMs);

@@ -11,6 +11,7 @@ import io.zerolayer.tokenbuffer.internal.AcceptTokensProcessor;
 import io.zerolayer.tokenbuffer.internal.ApplyDecisionsProcessor;
 import io.zerolayer.tokenbuffer.internal.ReplyTopics;
 import io.zerolayer.tokenbuffer.internal.SequenceMeters;
+import io.zerolayer.tokenbuffer.internal.SilentOwners;
 import io.zerolayer.runtime.KeepLatestProcessor;
 import io.zerolayer.tokenbuffer.internal.StallDetector;
 import java.util.Map;
@@ -62,6 +63,7 @@ public final class TokenBufferTopology {
     final AcceptTokensProcessor.Wiring wiring = new AcceptTokensProcessor.Wiring(SEQUENCE_STORE, TOKEN_STORE,
         WRITE_RESPONSES, WRITE_STALLS, WRITE_HOLDS, config.stallCheckInterval(), INSTANCE_SCORES_GLOBAL_STORE,
         LIVE_SEQUENCES_STORE, config.cutoverEnabled());
+    final SilentOwners silentOwners = new SilentOwners();
     final Serializer<SpecificRecord> values = serdes.anyRecordSerializer();
     return new Topology()
         .addSource(READ_DECISIONS, serdes.key().deserializer(), serdes.value(Topics.DECISIONS).deserializer(),
@@ -70,7 +72,8 @@ public final class TokenBufferTopology {
             catalogue.name(Topics.TOKENS))
         .addProcessor(APPLY_DECISIONS, () -> new ApplyDecisionsProcessor(wiring, meters), READ_DECISIONS)
         .addProcessor(ACCEPT_TOKENS,
-            () -> new AcceptTokensProcessor(wiring, detector, config.finishedRetention(), meters), READ_TOKENS)
+            () -> new AcceptTokensProcessor(wiring, detector, config.finishedRetention(), silentOwners, meters),
+            READ_TOKENS)
         .addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SEQUENCE_STORE),
             serdes.key(), serdes.value(SequenceState.class)), APPLY_DECISIONS, ACCEPT_TOKENS)
         .addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TOKEN_STORE),

@@ -32,6 +32,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -58,11 +59,8 @@ class TokenBufferTopologyTest {
 
   /** A driver of the topology built with {@code config}, and the test's topics on it. */
   private TopologyTestDriver driver(final TokenBufferConfig config) {
-    final Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "token-buffer-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     final TopologyTestDriver built = new TopologyTestDriver(
-        TokenBufferTopology.build(config, catalogue, serdes, new SimpleMeterRegistry()), props, START);
+        TokenBufferTopology.build(config, catalogue, serdes, new SimpleMeterRegistry()), props("token-buffer-test"), START);
     decisions = built.createInputTopic(catalogue.name(Topics.DECISIONS), new StringSerializer(),
         serdes.value(Topics.DECISIONS).serializer());
     tokens = built.createInputTopic(catalogue.name(Topics.TOKENS), new StringSerializer(),
@@ -318,6 +316,47 @@ class TokenBufferTopologyTest {
     assertThat(reasons).containsOnlyKeys("seq-6", "seq-7", "seq-8");
     assertThat(reasons.get("seq-6")).isEqualTo("no token within 1200 ms");
     assertThat(reasons.get("seq-8")).startsWith("owner gpu-1 stopped");
+  }
+
+  @Test
+  void shouldFindAnOwnerSilentFromStreamsThatStoppedInDifferentTasks() {
+    // Two drivers of one topology are two tasks of one app: an instance's streams land on any partition.
+    final Topology topology = TokenBufferTopology.build(CONFIG, catalogue, serdes, new SimpleMeterRegistry());
+    try (TopologyTestDriver first = new TopologyTestDriver(topology, props("token-buffer-test-a"), START);
+        TopologyTestDriver second = new TopologyTestDriver(topology, props("token-buffer-test-b"), START)) {
+      final TestOutputTopic<String, StallDetected> stalls = first.createOutputTopic(catalogue.name(Topics.STALLS),
+          new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());
+      streaming(first, "seq-6");
+      streaming(second, "seq-7");
+      // admitted on the same engine as both, in the first task, no token yet
+      first.createInputTopic(catalogue.name(Topics.DECISIONS), new StringSerializer(),
+          serdes.value(Topics.DECISIONS).serializer()).pipeInput("seq-8", decision("seq-8", null), START.plusMillis(20));
+
+      for (int i = 0; i < 15; i++) {
+        first.advanceWallClockTime(Duration.ofMillis(100));
+        second.advanceWallClockTime(Duration.ofMillis(100));
+      }
+
+      final Map<String, String> reasons = new HashMap<>();
+      stalls.readKeyValuesToList().forEach(stall -> reasons.put(stall.key, stall.value.getReason()));
+      assertThat(reasons).containsOnlyKeys("seq-6", "seq-8");
+      assertThat(reasons.get("seq-8")).startsWith("owner gpu-1 stopped");
+    }
+  }
+
+  private void streaming(final TopologyTestDriver task, final String sequenceId) {
+    task.createInputTopic(catalogue.name(Topics.DECISIONS), new StringSerializer(),
+        serdes.value(Topics.DECISIONS).serializer()).pipeInput(sequenceId, decision(sequenceId, null), START);
+    task.createInputTopic(catalogue.name(Topics.TOKENS), new StringSerializer(), serdes.value(Topics.TOKENS).serializer())
+        .pipeInput(sequenceId, chunk(sequenceId, 0, false, "a", "b"), START.plusMillis(10));
+  }
+
+  /** A driver's settings: its own application id gives it its own state directory. */
+  private static Properties props(final String applicationId) {
+    final Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    return props;
   }
 
   private static InstanceScore ejected(final String instanceId) {

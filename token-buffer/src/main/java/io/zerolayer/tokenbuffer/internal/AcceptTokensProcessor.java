@@ -48,6 +48,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
 
   private final Wiring wiring;
   private final SequenceSweeper sweeper;
+  private final SilentOwners silentOwners;
   private final SequenceMeters meters;
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, SequenceState> sequences;
@@ -55,10 +56,12 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   private LiveSequences live;
   private ReadOnlyKeyValueStore<String, InstanceScore> scores;
 
+  /** @param silentOwners the app's instances whose engine stopped, one for every task */
   public AcceptTokensProcessor(final Wiring wiring, final StallDetector detector, final Duration retention,
-      final SequenceMeters meters) {
+      final SilentOwners silentOwners, final SequenceMeters meters) {
     this.wiring = wiring;
-    this.sweeper = new SequenceSweeper(detector, retention, wiring.cutover(), meters);
+    this.sweeper = new SequenceSweeper(detector, retention, wiring.cutover(), silentOwners, meters);
+    this.silentOwners = silentOwners;
     this.meters = meters;
   }
 
@@ -89,6 +92,9 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
     final long nowMs = context.currentSystemTimeMs();
     final long offset = context.recordMetadata().map(RecordMetadata::offset).orElse(-1L);
     sweeper.read(record.timestamp(), nowMs);
+    if (!record.value().getTokens().isEmpty()) {
+      silentOwners.progressed(record.value().getInstanceId(), record.value().getEmittedAtMs());
+    }
     final SequenceState current = sequences.get(record.key());
     final SequenceLedger.Step accepted = SequenceLedger.accept(current, record.value(), offset, nowMs);
     final SequenceLedger.Step step = wiring.cutover() ? accepted : SequenceLedger.endIfFailed(accepted, nowMs);

@@ -35,8 +35,7 @@ public final class SequenceSweeper {
   private final boolean cutover;
   private final Map<String, StallDetector.Window> windows = new HashMap<>();
   private final FleetPace pace = new FleetPace();
-  private final SilentOwners silentOwners = new SilentOwners();
-  /** Chunks read 250 ms or more after they were written, and none fresher for a second: token-buffer is behind. */
+  private final SilentOwners silentOwners;
   /**
    * Behind while no chunk read in the last second was fresh; through pauses in the reads of up
    * to 5 s, as when each commit of a task far behind waits on a busy broker.
@@ -50,10 +49,12 @@ public final class SequenceSweeper {
    * @param cutover whether stalled attempts are reported for a backup; if not, none is, and a
    *     streaming sequence silent for longer than the retention is removed, since nothing will
    *     resume it and its client gave up long before
+   * @param silentOwners the app's instances whose engine stopped, which every task notes into
    */
   SequenceSweeper(final StallDetector detector, final Duration retention, final boolean cutover,
-      final SequenceMeters meters) {
+      final SilentOwners silentOwners, final SequenceMeters meters) {
     this.detector = requireNonNull(detector, "detector");
+    this.silentOwners = requireNonNull(silentOwners, "silentOwners");
     this.meters = requireNonNull(meters, "meters");
     this.retentionMs = retention.toMillis();
     this.cutover = cutover;

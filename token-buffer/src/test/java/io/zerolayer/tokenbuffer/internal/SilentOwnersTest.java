@@ -39,4 +39,20 @@ class SilentOwnersTest {
     assertThat(owners.trouble("gpu-0", 4_999)).isNotNull();
     assertThat(owners.trouble("gpu-0", 5_000)).isNull();
   }
+
+  @Test
+  void shouldEndTheSilenceOnceTheEngineEmitsAgainButNotForATokenReadLate() {
+    owners.stopped("gpu-0", "a", 1_000);
+    owners.stopped("gpu-0", "b", 1_100);
+
+    owners.progressed("gpu-0", 900);
+    owners.progressed("gpu-1", 1_300);
+    assertThat(owners.trouble("gpu-0", 1_400)).as("emitted before the streams stopped").isNotNull();
+
+    owners.progressed("gpu-0", 1_500);
+    assertThat(owners.trouble("gpu-0", 1_600)).isNull();
+
+    owners.stopped("gpu-0", "c", 1_700);
+    assertThat(owners.trouble("gpu-0", 1_700)).as("the notes before it moved again are forgotten").isNull();
+  }
 }
