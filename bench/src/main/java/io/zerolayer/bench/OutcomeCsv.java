@@ -18,8 +18,9 @@ import java.util.stream.Collectors;
  * predictions are those of the request's first decision (epoch 1), as the router recorded them,
  * so that each can be set against the latency and time to the first token the client measured;
  * {@code decisions} lists every attempt the router decided for the request, in epoch order
- * ({@code epoch instance outcome}, separated by {@code ;}), which says where a request that timed
- * out without a token was waiting.
+ * ({@code epoch instance outcome}, separated by {@code ;}, and after a cut-over the kind of stall
+ * that moved the sequence, as {@link CutoverCause} names it), which says where a request that
+ * timed out without a token was waiting, and why each attempt was given up.
  */
 final class OutcomeCsv {
 
@@ -63,8 +64,12 @@ final class OutcomeCsv {
         field(String.join(";", o.instances())), field(o.reason() == null ? "" : o.reason()),
         milliseconds(first == null ? null : first.predictedTtftMs()),
         milliseconds(first == null ? null : first.predictedLatencyMs()),
-        field(decisions.stream().map(d -> d.epoch() + " " + d.instanceId() + " " + d.outcome())
-            .collect(Collectors.joining(";"))));
+        field(decisions.stream().map(OutcomeCsv::attempt).collect(Collectors.joining(";"))));
+  }
+
+  private static String attempt(final Dispatch decision) {
+    final String attempt = decision.epoch() + " " + decision.instanceId() + " " + decision.outcome();
+    return decision.isCutover() ? attempt + " " + CutoverCause.of(decision.reason()).label() : attempt;
   }
 
   private static String milliseconds(final Double value) {
