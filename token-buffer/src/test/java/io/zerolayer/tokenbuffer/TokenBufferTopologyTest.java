@@ -60,7 +60,8 @@ class TokenBufferTopologyTest {
   /** A driver of the topology built with {@code config}, and the test's topics on it. */
   private TopologyTestDriver driver(final TokenBufferConfig config) {
     final TopologyTestDriver built = new TopologyTestDriver(
-        TokenBufferTopology.build(config, catalogue, serdes, new SimpleMeterRegistry()), props("token-buffer-test"), START);
+        TokenBufferTopology.build(config, catalogue, serdes, new SimpleMeterRegistry()), props("token-buffer-test"),
+        START);
     decisions = built.createInputTopic(catalogue.name(Topics.DECISIONS), new StringSerializer(),
         serdes.value(Topics.DECISIONS).serializer());
     tokens = built.createInputTopic(catalogue.name(Topics.TOKENS), new StringSerializer(),
@@ -330,7 +331,8 @@ class TokenBufferTopologyTest {
       streaming(second, "seq-7");
       // admitted on the same engine as both, in the first task, no token yet
       first.createInputTopic(catalogue.name(Topics.DECISIONS), new StringSerializer(),
-          serdes.value(Topics.DECISIONS).serializer()).pipeInput("seq-8", decision("seq-8", null), START.plusMillis(20));
+          serdes.value(Topics.DECISIONS).serializer())
+          .pipeInput("seq-8", decision("seq-8", null), START.plusMillis(20));
 
       for (int i = 0; i < 15; i++) {
         first.advanceWallClockTime(Duration.ofMillis(100));
@@ -347,7 +349,8 @@ class TokenBufferTopologyTest {
   private void streaming(final TopologyTestDriver task, final String sequenceId) {
     task.createInputTopic(catalogue.name(Topics.DECISIONS), new StringSerializer(),
         serdes.value(Topics.DECISIONS).serializer()).pipeInput(sequenceId, decision(sequenceId, null), START);
-    task.createInputTopic(catalogue.name(Topics.TOKENS), new StringSerializer(), serdes.value(Topics.TOKENS).serializer())
+    task.createInputTopic(catalogue.name(Topics.TOKENS), new StringSerializer(),
+        serdes.value(Topics.TOKENS).serializer())
         .pipeInput(sequenceId, chunk(sequenceId, 0, false, "a", "b"), START.plusMillis(10));
   }
 

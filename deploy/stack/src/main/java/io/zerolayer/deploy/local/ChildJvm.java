@@ -53,7 +53,7 @@ public final class ChildJvm implements AutoCloseable {
     requireNonNull(spec, "spec");
     requireNonNull(workDir, "workDir");
     requireNonNull(environment, "environment");
-    final Path logFile = workDir.toAbsolutePath().resolve(spec.name() + ".log");
+    final Path logFile = logFile(spec.name(), workDir);
     final List<String> command = inOwnSession(spec.commandLine(javaLauncher(), parentGuardLocation(),
         ProcessHandle.current().pid()));
     try {
@@ -100,6 +100,11 @@ public final class ChildJvm implements AutoCloseable {
 
   public Path logFile() {
     return logFile;
+  }
+
+  /** The file that holds the stdout and stderr of a child named {@code name} started in {@code workDir}. */
+  static Path logFile(final String name, final Path workDir) {
+    return workDir.toAbsolutePath().resolve(name + ".log");
   }
 
   /** Waits for the child to exit; returns its exit code, or empty if it still runs after the timeout. */

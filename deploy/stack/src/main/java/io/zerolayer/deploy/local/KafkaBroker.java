@@ -35,6 +35,11 @@ public final class KafkaBroker implements AutoCloseable {
   private static final String DATA_DIR = "kraft-combined-logs";
   private static final String FIX = "read the log below; if a port was taken meanwhile, start again. If the "
       + "machine is slow, raise the startup timeout.";
+  private static final String BROKER_JVM = "kafka-broker";
+  /** Starts on new ports a broker whose port was taken before it bound it, this many times at most. */
+  private static final int START_ATTEMPTS = 3;
+  /** What the broker's log says when a port it was given was taken meanwhile. */
+  static final String PORT_TAKEN = "Address already in use";
 
   private final ChildJvm process;
   private final BrokerConfig config;
@@ -76,10 +81,29 @@ public final class KafkaBroker implements AutoCloseable {
         requireNonNull(jwksUrl, "jwksUrl"));
   }
 
+  /**
+   * Starts on free ports, and on others again when one was taken between the pick and the bind:
+   * a port the OS gave up may go to any client's connection meanwhile.
+   */
   private static KafkaBroker start(final Path workDir, final Duration startupTimeout,
       final LocalCertificates certificates, final String jwksUrl) {
     requireNonNull(startupTimeout, "startupTimeout");
     final Path dir = requireNonNull(workDir, "workDir").toAbsolutePath();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return startOnce(dir, startupTimeout, certificates, jwksUrl);
+      } catch (final LocalStackException e) {
+        if (attempt == START_ATTEMPTS || !LogTail.contains(ChildJvm.logFile(BROKER_JVM, dir), PORT_TAKEN)) {
+          throw e;
+        }
+        System.err.println("A port of the Kafka broker was taken before it could bind it; starting again on other"
+            + " ports (attempt " + (attempt + 1) + " of " + START_ATTEMPTS + ")");
+      }
+    }
+  }
+
+  private static KafkaBroker startOnce(final Path dir, final Duration startupTimeout,
+      final LocalCertificates certificates, final String jwksUrl) {
     final List<Integer> ports = FreePorts.pick(3);
     final BrokerConfig config = new BrokerConfig(ports.get(0), ports.get(1), dir.resolve(DATA_DIR),
         certificates == null ? null : new BrokerConfig.Tls(ports.get(2),
@@ -91,7 +115,7 @@ public final class KafkaBroker implements AutoCloseable {
     final Path properties = writeConfig(dir, config);
     final List<Path> classpath = BrokerRuntime.classpath();
     format(dir, classpath, properties, Uuid.randomUuid().toString(), true);
-    final ChildJvm process = ChildJvm.start(spec("kafka-broker", BrokerRuntime.KAFKA_MAIN_CLASS,
+    final ChildJvm process = ChildJvm.start(spec(BROKER_JVM, BrokerRuntime.KAFKA_MAIN_CLASS,
         List.of(properties.toString()), classpath, jwksUrl), dir);
     try (BrokerProbe probe = new BrokerProbe(config.brokerPort(), admin)) {
       final Duration took = StartupWait.until("Kafka broker on " + config.bootstrapServers(), process,

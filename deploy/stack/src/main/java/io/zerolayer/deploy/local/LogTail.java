@@ -3,6 +3,7 @@ package io.zerolayer.deploy.local;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +11,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
-/** The last lines of a child's log file, for error messages. */
+/** The last lines of a child's log file, for error messages, and whether it says something. */
 final class LogTail {
 
   private LogTail() {
@@ -32,6 +33,16 @@ final class LogTail {
       return List.of("(cannot read " + file + ": " + e.getMessage() + ")");
     }
     return List.copyOf(tail);
+  }
+
+  /** Whether a line of the log contains {@code text}; false for a log that cannot be read. */
+  static boolean contains(final Path file, final String text) {
+    try (BufferedReader reader = new BufferedReader(
+        new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
+      return reader.lines().anyMatch(line -> line.contains(text));
+    } catch (final IOException | UncheckedIOException e) {
+      return false;
+    }
   }
 
   /** The last lines, indented, under a heading; or a note that the log is empty. */
