@@ -36,10 +36,6 @@ public final class KafkaBroker implements AutoCloseable {
   private static final String FIX = "read the log below; if a port was taken meanwhile, start again. If the "
       + "machine is slow, raise the startup timeout.";
   private static final String BROKER_JVM = "kafka-broker";
-  /** Starts on new ports a broker whose port was taken before it bound it, this many times at most. */
-  private static final int START_ATTEMPTS = 3;
-  /** What the broker's log says when a port it was given was taken meanwhile. */
-  static final String PORT_TAKEN = "Address already in use";
 
   private final ChildJvm process;
   private final BrokerConfig config;
@@ -81,25 +77,13 @@ public final class KafkaBroker implements AutoCloseable {
         requireNonNull(jwksUrl, "jwksUrl"));
   }
 
-  /**
-   * Starts on free ports, and on others again when one was taken between the pick and the bind:
-   * a port the OS gave up may go to any client's connection meanwhile.
-   */
+  /** Starts on free ports, and on others again when one was taken before the broker bound it. */
   private static KafkaBroker start(final Path workDir, final Duration startupTimeout,
       final LocalCertificates certificates, final String jwksUrl) {
     requireNonNull(startupTimeout, "startupTimeout");
     final Path dir = requireNonNull(workDir, "workDir").toAbsolutePath();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return startOnce(dir, startupTimeout, certificates, jwksUrl);
-      } catch (final LocalStackException e) {
-        if (attempt == START_ATTEMPTS || !LogTail.contains(ChildJvm.logFile(BROKER_JVM, dir), PORT_TAKEN)) {
-          throw e;
-        }
-        System.err.println("A port of the Kafka broker was taken before it could bind it; starting again on other"
-            + " ports (attempt " + (attempt + 1) + " of " + START_ATTEMPTS + ")");
-      }
-    }
+    return PortRetry.start("the Kafka broker", ChildJvm.logFile(BROKER_JVM, dir),
+        () -> startOnce(dir, startupTimeout, certificates, jwksUrl));
   }
 
   private static KafkaBroker startOnce(final Path dir, final Duration startupTimeout,

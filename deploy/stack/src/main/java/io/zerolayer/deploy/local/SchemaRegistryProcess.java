@@ -28,6 +28,7 @@ public final class SchemaRegistryProcess implements AutoCloseable {
   /** How long {@link #start(Path)} waits for the registry to answer. */
   public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(120);
 
+  private static final String REGISTRY_JVM = "schema-registry";
   private static final String HEAP = "256m";
   private static final String API = "/apis/ccompat/v7";
   private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(2);
@@ -65,10 +66,17 @@ public final class SchemaRegistryProcess implements AutoCloseable {
     return new RegistryTls(certificates.truststore().toString(), certificates.password(), certificates.storeType());
   }
 
+  /** Starts on free ports, and on others again when one was taken before the registry bound it. */
   private static SchemaRegistryProcess start(final Path workDir, final Path jar, final Duration startupTimeout,
       final LocalCertificates certificates) {
     requireNonNull(workDir, "workDir");
     requireNonNull(startupTimeout, "startupTimeout");
+    return PortRetry.start("the schema registry", ChildJvm.logFile(REGISTRY_JVM, workDir),
+        () -> startOnce(workDir, jar, startupTimeout, certificates));
+  }
+
+  private static SchemaRegistryProcess startOnce(final Path workDir, final Path jar, final Duration startupTimeout,
+      final LocalCertificates certificates) {
     final List<Integer> ports = FreePorts.pick(2);
     final String url = (certificates == null ? "http" : "https") + "://" + FreePorts.HOST + ":" + ports.get(0) + API;
     final Map<String, String> properties = new HashMap<>(Map.of("quarkus.http.host", FreePorts.HOST,
@@ -86,7 +94,7 @@ public final class SchemaRegistryProcess implements AutoCloseable {
           "quarkus.http.ssl.certificate.key-store-password", certificates.password(),
           "quarkus.http.ssl.certificate.key-store-file-type", certificates.storeType()));
     }
-    final JvmSpec spec = new JvmSpec("schema-registry", RegistryJar.mainClass(jar), List.of(), List.of(jar), HEAP,
+    final JvmSpec spec = new JvmSpec(REGISTRY_JVM, RegistryJar.mainClass(jar), List.of(), List.of(jar), HEAP,
         properties);
     final ChildJvm process = ChildJvm.start(spec, workDir);
     try {

@@ -19,8 +19,8 @@ class LogTailTest {
     final Path other = dir.resolve("other.log");
     Files.writeString(other, "starting\nstopped\n");
 
-    assertThat(LogTail.contains(log, KafkaBroker.PORT_TAKEN)).isTrue();
-    assertThat(LogTail.contains(other, KafkaBroker.PORT_TAKEN)).isFalse();
-    assertThat(LogTail.contains(dir.resolve("missing.log"), KafkaBroker.PORT_TAKEN)).isFalse();
+    assertThat(LogTail.contains(log, PortRetry.PORT_TAKEN)).isTrue();
+    assertThat(LogTail.contains(other, PortRetry.PORT_TAKEN)).isFalse();
+    assertThat(LogTail.contains(dir.resolve("missing.log"), PortRetry.PORT_TAKEN)).isFalse();
   }
 }
