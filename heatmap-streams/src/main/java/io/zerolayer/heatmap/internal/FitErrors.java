@@ -32,13 +32,11 @@ public final class FitErrors {
       return;
     }
     if (ttftMs > 0) {
-      final double predicted = model.getTtftInterceptMs() + model.getTtftPerInputTokenMs() * inputTokens
-          + model.getTtftPerOutputTokenMs() * outputTokens;
+      final double predicted = LatencyFitter.ttft(model, inputTokens, outputTokens);
       ttft.record(100 * Math.abs(predicted - ttftMs) / ttftMs);
     }
     if (totalMs > 0) {
-      final double predicted = model.getLatencyInterceptMs() + model.getLatencyPerInputTokenMs() * inputTokens
-          + model.getLatencyPerOutputTokenMs() * outputTokens;
+      final double predicted = LatencyFitter.latency(model, inputTokens, outputTokens);
       latency.record(100 * Math.abs(predicted - totalMs) / totalMs);
     }
   }

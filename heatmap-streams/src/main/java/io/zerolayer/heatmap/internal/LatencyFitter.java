@@ -16,7 +16,9 @@ import java.util.List;
  * token). What the completions can tell apart follows them. No coefficient is negative: those
  * the fit would push below 0 are held at 0 and the others fitted again. Older completions count
  * less: the sufficient statistics decay with a half-life, so the fit follows an instance whose
- * speed changes.
+ * speed changes. When the instance's own fit keeps missing its completions the same way (a start
+ * slowed by warming up, an engine that changed speed), the past is halved at each completion
+ * until the fit catches up, instead of outweighing the present for a half-life.
  */
 public final class LatencyFitter {
 
@@ -30,6 +32,17 @@ public final class LatencyFitter {
   static final double MAX_QUEUE_SCALE = 4.0;
   /** How many completions the defaults are worth. */
   static final double PRIOR_SAMPLES = 0.02;
+  /** Weight of the newest completion in the moving averages of the fit's signed error (its drift). */
+  static final double DRIFT_WEIGHT = 0.25;
+  /** Each completion's term in the drift, ln(predicted / observed), is held within this bound either way. */
+  static final double DRIFT_TERM_LIMIT = 1.0;
+  /**
+   * A drift beyond this (the fit some 40 % high or 30 % low, in three completions or more) halves the
+   * past: one odd completion, its term bounded, cannot.
+   */
+  static final double DRIFT_LIMIT = 0.35;
+  /** What is kept of the past at each completion while the fit drifts. */
+  static final double DRIFT_KEEP = 0.5;
   /** A default's share of the prediction below which it counts as this share (a zero default stays near zero). */
   private static final double MIN_SHARE = 1e-3;
 
@@ -62,9 +75,16 @@ public final class LatencyFitter {
     final double[] latency = previous == null ? new double[DIMENSIONS] : toArray(previous.getLatencyMoment());
     final double[] ttft = previous == null ? new double[DIMENSIONS] : toArray(previous.getTtftMoment());
     final long lastMs = previous == null ? atMs : previous.getUpdatedAtMs();
+    // Measured against the fit before it, once the fit is the instance's own.
+    final LatencyModel before = previous == null || previous.getSamples() < minSamples ? null : model(previous);
+    final double ttftDrift = before == null ? 0.0
+        : drifted(previous.getTtftDrift(), ttft(before, inputTokens, outputTokens), ttftMs);
+    final double latencyDrift = before == null ? 0.0
+        : drifted(previous.getLatencyDrift(), latency(before, inputTokens, outputTokens), latencyMs);
+    final double drift = Math.abs(ttftDrift) > DRIFT_LIMIT || Math.abs(latencyDrift) > DRIFT_LIMIT ? DRIFT_KEEP : 1.0;
     // The statistics age to the newer of the two times; a completion older than them counts as
     // much as it would have, had it come in order.
-    final double keep = Math.pow(0.5, Math.max(0, atMs - lastMs) / halfLifeMs);
+    final double keep = drift * Math.pow(0.5, Math.max(0, atMs - lastMs) / halfLifeMs);
     final double weight = Math.pow(0.5, Math.max(0, lastMs - atMs) / halfLifeMs);
     final double[] x = {1.0, inputTokens, outputTokens};
     for (int i = 0; i < DIMENSIONS; i++) {
@@ -78,7 +98,29 @@ public final class LatencyFitter {
     return (previous == null ? LatencyFit.newBuilder() : LatencyFit.newBuilder(previous)).setGram(toList(gram))
         .setLatencyMoment(toList(latency)).setTtftMoment(toList(ttft))
         .setSamples(previous == null ? 1 : previous.getSamples() + 1)
+        .setTtftDrift(ttftDrift).setLatencyDrift(latencyDrift)
         .setUpdatedAtMs(Math.max(atMs, lastMs)).build();
+  }
+
+  /** A drift after one more completion: {@link #DRIFT_WEIGHT} to its term, ln(predicted / observed) within bounds. */
+  private static double drifted(final double drift, final double predictedMs, final double observedMs) {
+    if (!(predictedMs > 0) || !(observedMs > 0)) {
+      return drift;
+    }
+    final double term = Math.max(-DRIFT_TERM_LIMIT, Math.min(DRIFT_TERM_LIMIT, Math.log(predictedMs / observedMs)));
+    return drift + DRIFT_WEIGHT * (term - drift);
+  }
+
+  /** The TTFT a model predicts for a request of this shape, in ms. */
+  static double ttft(final LatencyModel model, final int inputTokens, final int outputTokens) {
+    return model.getTtftInterceptMs() + model.getTtftPerInputTokenMs() * inputTokens
+        + model.getTtftPerOutputTokenMs() * outputTokens;
+  }
+
+  /** The latency a model predicts for a request of this shape, in ms. */
+  static double latency(final LatencyModel model, final int inputTokens, final int outputTokens) {
+    return model.getLatencyInterceptMs() + model.getLatencyPerInputTokenMs() * inputTokens
+        + model.getLatencyPerOutputTokenMs() * outputTokens;
   }
 
   /**

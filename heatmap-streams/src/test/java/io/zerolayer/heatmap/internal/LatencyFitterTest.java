@@ -64,6 +64,53 @@ class LatencyFitterTest {
   }
 
   @Test
+  void shouldForgetASlowStartOnceItsOwnFitKeepsMissingTheSameWay() {
+    // Within one half-life: an instance whose first 40 completions took four times as long as it takes now
+    final Random random = new Random(5);
+    LatencyFit fit = null;
+    long at = 0;
+    for (int i = 0; i < 40; i++, at += 200) {
+      final int in = 50 + random.nextInt(4_000);
+      final int out = 1 + random.nextInt(300);
+      fit = fitter.add(fit, in, out, 4 * trueLatency(in, out), 4 * trueTtft(in), at);
+    }
+    for (int i = 0; i < 12; i++, at += 200) {
+      final int in = 50 + random.nextInt(4_000);
+      final int out = 1 + random.nextInt(300);
+      fit = fitter.add(fit, in, out, trueLatency(in, out), trueTtft(in), at);
+    }
+
+    final LatencyModel model = fitter.model(fit);
+    for (final int in : new int[] {100, 1_000, 4_000}) {
+      assertThat(LatencyFitter.ttft(model, in, 0) / trueTtft(in)).as("TTFT of %d prompt tokens", in)
+          .isBetween(0.8, 1.2);
+      assertThat(LatencyFitter.latency(model, in, 100) / trueLatency(in, 100)).as("latency of %d in", in)
+          .isBetween(0.8, 1.2);
+    }
+  }
+
+  @Test
+  void shouldKeepItsPastThroughOrdinaryScatter() {
+    // Each completion up to 30 % either side of the truth, at random: the fit drifts past its limit rarely
+    final Random random = new Random(9);
+    LatencyFit fit = null;
+    int forgetting = 0;
+    for (int i = 0; i < 1_000; i++) {
+      final int in = 50 + random.nextInt(4_000);
+      final int out = 1 + random.nextInt(300);
+      final double scatter = 1 + 0.6 * (random.nextDouble() - 0.5);
+      fit = fitter.add(fit, in, out, scatter * trueLatency(in, out), scatter * trueTtft(in), 100L * i);
+      if (Math.abs(fit.getTtftDrift()) > LatencyFitter.DRIFT_LIMIT
+          || Math.abs(fit.getLatencyDrift()) > LatencyFitter.DRIFT_LIMIT) {
+        forgetting++;
+      }
+    }
+
+    assertThat(forgetting).isLessThanOrEqualTo(10);
+    assertThat(fitter.model(fit).getTtftPerInputTokenMs()).isBetween(0.05 * 0.9, 0.05 * 1.1);
+  }
+
+  @Test
   void shouldKeepTheDefaultsUntilThereAreEnoughCompletions() {
     LatencyFit fit = null;
     for (int i = 0; i < 9; i++) {
@@ -82,10 +129,10 @@ class LatencyFitterTest {
 
     final LatencyModel model = fitter.model(fit);
 
-    assertThat(latency(model, 100, 10)).isCloseTo(500, Percentage.withPercentage(2));
-    assertThat(ttft(model, 100, 10)).isCloseTo(50, Percentage.withPercentage(2));
+    assertThat(LatencyFitter.latency(model, 100, 10)).isCloseTo(500, Percentage.withPercentage(2));
+    assertThat(LatencyFitter.ttft(model, 100, 10)).isCloseTo(50, Percentage.withPercentage(2));
     // A prompt ten times as long: the defaults' split says 90 ms more; no coefficient runs off
-    assertThat(ttft(model, 1_000, 10) - ttft(model, 100, 10)).isBetween(0.0, 2 * 90.0);
+    assertThat(LatencyFitter.ttft(model, 1_000, 10) - LatencyFitter.ttft(model, 100, 10)).isBetween(0.0, 2 * 90.0);
     assertThat(model.getTtftPerOutputTokenMs()).isGreaterThanOrEqualTo(0);
   }
 
@@ -103,9 +150,9 @@ class LatencyFitterTest {
 
     final LatencyModel early = fitter.model(fit);
     for (final int in : new int[] {50, 1_000, 8_000}) {
-      assertThat(ttft(early, in, 0) / trueTtft(in)).as("TTFT of %d prompt tokens", in).isBetween(0.5, 2.0);
+      assertThat(LatencyFitter.ttft(early, in, 0) / trueTtft(in)).as("TTFT of %d prompt tokens", in).isBetween(0.5, 2.0);
       for (final int out : new int[] {8, 64, 512}) {
-        assertThat(latency(early, in, out) / trueLatency(in, out)).as("latency of %d in, %d out", in, out)
+        assertThat(LatencyFitter.latency(early, in, out) / trueLatency(in, out)).as("latency of %d in, %d out", in, out)
             .isBetween(0.5, 2.0);
       }
     }
@@ -129,15 +176,6 @@ class LatencyFitterTest {
 
   private static double trueLatency(final int in, final int out) {
     return trueTtft(in) + 20.0 * out;
-  }
-
-  private static double ttft(final LatencyModel model, final int in, final int out) {
-    return model.getTtftInterceptMs() + model.getTtftPerInputTokenMs() * in + model.getTtftPerOutputTokenMs() * out;
-  }
-
-  private static double latency(final LatencyModel model, final int in, final int out) {
-    return model.getLatencyInterceptMs() + model.getLatencyPerInputTokenMs() * in
-        + model.getLatencyPerOutputTokenMs() * out;
   }
 
   @Test
