@@ -82,7 +82,7 @@ public final class KafkaBroker implements AutoCloseable {
       final LocalCertificates certificates, final String jwksUrl) {
     requireNonNull(startupTimeout, "startupTimeout");
     final Path dir = requireNonNull(workDir, "workDir").toAbsolutePath();
-    return PortRetry.start("the Kafka broker", ChildJvm.logFile(BROKER_JVM, dir),
+    return PortRetry.start("the Kafka broker", List.of(ChildJvm.logFile(BROKER_JVM, dir)),
         () -> startOnce(dir, startupTimeout, certificates, jwksUrl));
   }
 

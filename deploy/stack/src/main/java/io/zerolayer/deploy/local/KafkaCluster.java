@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Node;
@@ -68,7 +69,7 @@ public final class KafkaCluster implements AutoCloseable {
 
   /**
    * Formats and starts {@code nodes} nodes under {@code workDir} and waits until every one of them
-   * serves clients.
+   * serves clients; on other ports again when one was taken before its node bound it.
    */
   public static KafkaCluster start(final Path workDir, final int nodes) {
     requireNonNull(workDir, "workDir");
@@ -76,6 +77,12 @@ public final class KafkaCluster implements AutoCloseable {
       throw new IllegalArgumentException("A cluster of several nodes needs at least " + BrokerConfig.Quorum.REPLICAS
           + " (topics keep three replicas); for one node use KafkaBroker");
     }
+    final List<Path> logs = IntStream.rangeClosed(1, nodes)
+        .mapToObj(id -> ChildJvm.logFile(nodeName(id), nodeDir(workDir, id))).toList();
+    return PortRetry.start("the Kafka cluster", logs, () -> startOnce(workDir, nodes));
+  }
+
+  private static KafkaCluster startOnce(final Path workDir, final int nodes) {
     final List<Integer> ports = FreePorts.pick(2 * nodes);
     final List<String> voters = new ArrayList<>();
     for (int id = 1; id <= nodes; id++) {
@@ -85,7 +92,7 @@ public final class KafkaCluster implements AutoCloseable {
     final List<Path> classpath = BrokerRuntime.classpath();
     final Map<Integer, Member> members = new LinkedHashMap<>();
     for (int id = 1; id <= nodes; id++) {
-      final Path dir = workDir.toAbsolutePath().resolve("node-" + id);
+      final Path dir = nodeDir(workDir, id);
       final BrokerConfig config = new BrokerConfig(ports.get(2 * (id - 1)), ports.get(2 * (id - 1) + 1),
           dir.resolve("data"), null, new BrokerConfig.Quorum(id, voters));
       final Path properties = KafkaBroker.writeConfig(dir, config);
@@ -178,9 +185,18 @@ public final class KafkaCluster implements AutoCloseable {
     return member;
   }
 
+  private static Path nodeDir(final Path workDir, final int id) {
+    return workDir.toAbsolutePath().resolve("node-" + id);
+  }
+
+  /** A node's JVM, and its log's name, when first started. */
+  private static String nodeName(final int id) {
+    return "kafka-node-" + id;
+  }
+
   private void launch(final Member member) {
     member.starts++;
-    final String name = "kafka-node-" + member.id + (member.starts == 1 ? "" : "-start-" + member.starts);
+    final String name = nodeName(member.id) + (member.starts == 1 ? "" : "-start-" + member.starts);
     member.process = ChildJvm.start(KafkaBroker.spec(name, BrokerRuntime.KAFKA_MAIN_CLASS,
         List.of(member.properties.toString()), classpath, null, JVM_OPTIONS), member.dir);
   }

@@ -19,9 +19,7 @@ final class LogTail {
 
   static List<String> lastLines(final Path file, final int count) {
     final Deque<String> tail = new ArrayDeque<>(count);
-    // InputStreamReader replaces bytes that are not UTF-8 instead of failing on them.
-    try (BufferedReader reader = new BufferedReader(
-        new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
+    try (BufferedReader reader = open(file)) {
       String line;
       while ((line = reader.readLine()) != null) {
         if (tail.size() == count) {
@@ -37,12 +35,16 @@ final class LogTail {
 
   /** Whether a line of the log contains {@code text}; false for a log that cannot be read. */
   static boolean contains(final Path file, final String text) {
-    try (BufferedReader reader = new BufferedReader(
-        new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
+    try (BufferedReader reader = open(file)) {
       return reader.lines().anyMatch(line -> line.contains(text));
     } catch (final IOException | UncheckedIOException e) {
       return false;
     }
+  }
+
+  /** InputStreamReader replaces bytes that are not UTF-8 instead of failing on them. */
+  private static BufferedReader open(final Path file) throws IOException {
+    return new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8));
   }
 
   /** The last lines, indented, under a heading; or a note that the log is empty. */

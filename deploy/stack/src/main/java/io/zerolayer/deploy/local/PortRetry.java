@@ -1,6 +1,7 @@
 package io.zerolayer.deploy.local;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -19,15 +20,15 @@ final class PortRetry {
 
   /**
    * @param what the child, for the message printed before starting again
-   * @param log the child's log, which says whether a port was taken
+   * @param logs the logs of the child's JVMs, one of which says whether a port was taken
    * @param start starts the child once, on ports it picks itself
    */
-  static <T> T start(final String what, final Path log, final Supplier<T> start) {
+  static <T> T start(final String what, final List<Path> logs, final Supplier<T> start) {
     for (int attempt = 1; ; attempt++) {
       try {
         return start.get();
       } catch (final LocalStackException e) {
-        if (attempt == ATTEMPTS || !LogTail.contains(log, PORT_TAKEN)) {
+        if (attempt == ATTEMPTS || logs.stream().noneMatch(log -> LogTail.contains(log, PORT_TAKEN))) {
           throw e;
         }
         System.err.println("A port of " + what + " was taken before it could bind it; starting again on other"

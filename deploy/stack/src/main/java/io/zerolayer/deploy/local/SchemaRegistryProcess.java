@@ -71,7 +71,7 @@ public final class SchemaRegistryProcess implements AutoCloseable {
       final LocalCertificates certificates) {
     requireNonNull(workDir, "workDir");
     requireNonNull(startupTimeout, "startupTimeout");
-    return PortRetry.start("the schema registry", ChildJvm.logFile(REGISTRY_JVM, workDir),
+    return PortRetry.start("the schema registry", List.of(ChildJvm.logFile(REGISTRY_JVM, workDir)),
         () -> startOnce(workDir, jar, startupTimeout, certificates));
   }
 
