@@ -2,14 +2,17 @@ package io.zerolayer.router.internal;
 
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.router.policy.Heatmap;
+import io.zerolayer.router.policy.LatencyPredictor;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * This router's own dispatches that the heatmap cannot show yet: those made after an
- * instance's last telemetry sample. Counting them into the instance's load keeps a burst of
+ * This router's own dispatches that the heatmap cannot show yet: those that reached the instance
+ * after its last telemetry sample, a dispatch reaching it its measured handoff (decision to the
+ * worker's start) after it was made. A sample taken between the two does not hold it, and counted
+ * as seen there, the dispatches of a burst went missing from the load the next decisions saw. Counting them into the instance's load keeps a burst of
  * requests that arrives between two heatmap updates from herding onto one instance. They fill
  * the instance's free batch slots first and queue behind them ({@code batchSlots} of its row).
  * Used by one router thread only.
@@ -35,7 +38,9 @@ public final class LocalDispatches {
     byInstance.entrySet().removeIf(entry -> {
       final Deque<Long> times = entry.getValue();
       final InstanceScore row = rows.get(entry.getKey());
-      final long seenUpTo = row == null ? nowMs - HORIZON_MS : Math.max(row.getLastTelemetryMs(), nowMs - HORIZON_MS);
+      // What a dispatch made at this time or before had reached when the instance was last sampled.
+      final long seenUpTo = row == null ? nowMs - HORIZON_MS
+          : Math.max(row.getLastTelemetryMs() - Math.round(LatencyPredictor.handoffMs(row)), nowMs - HORIZON_MS);
       while (!times.isEmpty() && times.peekFirst() <= seenUpTo) {
         times.pollFirst();
       }

@@ -167,7 +167,12 @@ public final class LatencyPredictor {
    */
   public static double handoffMs(final Heatmap heatmap, final String instanceId) {
     final InstanceScore row = heatmap.row(instanceId);
-    return row == null ? 0.0 : Math.max(0.0, row.getLatencyModel().getHandoffMs());
+    return row == null ? 0.0 : handoffMs(row);
+  }
+
+  /** The instance's own time from a decision to its worker's start, from its row; 0 until measured. */
+  public static double handoffMs(final InstanceScore row) {
+    return Math.max(0.0, row.getLatencyModel().getHandoffMs());
   }
 
   /** Queue wait plus service time on an instance of the heatmap, by its own latency model. */

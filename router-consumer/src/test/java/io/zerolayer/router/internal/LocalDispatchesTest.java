@@ -29,6 +29,22 @@ class LocalDispatchesTest {
   }
 
   @Test
+  void shouldCountADispatchUnseenUntilASampleTakenAfterItReachedTheInstance() {
+    final LocalDispatches dispatches = new LocalDispatches();
+    // Its dispatches reach the worker 30 ms after the decision; sampled at 1,000 with none queued
+    final InstanceScore row = row("gpu-1", 1.0, 0);
+    row.getLatencyModel().setHandoffMs(30);
+    row.setLastTelemetryMs(1_000);
+    dispatches.record("gpu-1", 960);
+    dispatches.record("gpu-1", 980);
+
+    final Heatmap adjusted = dispatches.applyTo(heatmap(row), 1_010);
+
+    // The one made at 980 had not reached it when it was sampled; the one at 960 had
+    assertThat(adjusted.row("gpu-1").getRunningRequests()).isEqualTo(3);
+  }
+
+  @Test
   void shouldCountUnseenDispatchesAsRunningWhileTheInstanceHadNoQueue() {
     final LocalDispatches dispatches = new LocalDispatches();
     final InstanceScore row = row("gpu-1", 1.0, 0);
