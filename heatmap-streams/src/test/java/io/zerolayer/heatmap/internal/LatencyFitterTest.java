@@ -150,7 +150,8 @@ class LatencyFitterTest {
 
     final LatencyModel early = fitter.model(fit);
     for (final int in : new int[] {50, 1_000, 8_000}) {
-      assertThat(LatencyFitter.ttft(early, in, 0) / trueTtft(in)).as("TTFT of %d prompt tokens", in).isBetween(0.5, 2.0);
+      assertThat(LatencyFitter.ttft(early, in, 0) / trueTtft(in)).as("TTFT of %d prompt tokens", in)
+          .isBetween(0.5, 2.0);
       for (final int out : new int[] {8, 64, 512}) {
         assertThat(LatencyFitter.latency(early, in, out) / trueLatency(in, out)).as("latency of %d in, %d out", in, out)
             .isBetween(0.5, 2.0);

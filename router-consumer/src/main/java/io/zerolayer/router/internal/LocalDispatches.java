@@ -12,10 +12,10 @@ import java.util.Map;
  * This router's own dispatches that the heatmap cannot show yet: those that reached the instance
  * after its last telemetry sample, a dispatch reaching it its measured handoff (decision to the
  * worker's start) after it was made. A sample taken between the two does not hold it, and counted
- * as seen there, the dispatches of a burst went missing from the load the next decisions saw. Counting them into the instance's load keeps a burst of
- * requests that arrives between two heatmap updates from herding onto one instance. They fill
- * the instance's free batch slots first and queue behind them ({@code batchSlots} of its row).
- * Used by one router thread only.
+ * as seen there, the dispatches of a burst went missing from the load the next decisions saw.
+ * Counting them into the instance's load keeps a burst of requests that arrives between two
+ * heatmap updates from herding onto one instance. They fill the instance's free batch slots first
+ * and queue behind them ({@code batchSlots} of its row). Used by one router thread only.
  */
 public final class LocalDispatches {
 
