@@ -18,9 +18,10 @@ import java.util.stream.Collectors;
  * predictions are those of the request's first decision (epoch 1), as the router recorded them,
  * so that each can be set against the latency and time to the first token the client measured;
  * {@code decisions} lists every attempt the router decided for the request, in epoch order
- * ({@code epoch instance outcome}, separated by {@code ;}, and after a cut-over the kind of stall
- * that moved the sequence, as {@link CutoverCause} names it), which says where a request that
- * timed out without a token was waiting, and why each attempt was given up.
+ * ({@code epoch instance outcome @seconds}, the decision's time from the start of the load,
+ * separated by {@code ;}, and after a cut-over the kind of stall that moved the sequence, as
+ * {@link CutoverCause} names it), which says where a request that timed out without a token was
+ * waiting, why each attempt was given up, and whether it was moved during a fault.
  */
 final class OutcomeCsv {
 
@@ -64,11 +65,12 @@ final class OutcomeCsv {
         field(String.join(";", o.instances())), field(o.reason() == null ? "" : o.reason()),
         milliseconds(first == null ? null : first.predictedTtftMs()),
         milliseconds(first == null ? null : first.predictedLatencyMs()),
-        field(decisions.stream().map(OutcomeCsv::attempt).collect(Collectors.joining(";"))));
+        field(decisions.stream().map(d -> attempt(run, d)).collect(Collectors.joining(";"))));
   }
 
-  private static String attempt(final Dispatch decision) {
-    final String attempt = decision.epoch() + " " + decision.instanceId() + " " + decision.outcome();
+  private static String attempt(final PolicyRun run, final Dispatch decision) {
+    final String attempt = decision.epoch() + " " + decision.instanceId() + " " + decision.outcome()
+        + String.format(Locale.ROOT, " @%.3f", (decision.atMs() - run.loadStartMs()) / 1000.0);
     return decision.isCutover() ? attempt + " " + CutoverCause.of(decision.reason()).label() : attempt;
   }
 
