@@ -11,6 +11,7 @@ import io.zerolayer.router.policy.Heatmap;
 import io.zerolayer.router.policy.LatencyPredictor;
 import io.zerolayer.router.policy.RequestProfile;
 import io.zerolayer.router.policy.RoutingPolicy;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -119,7 +120,8 @@ public final class Decider {
   /**
    * Picks a backup for a stalled sequence: the best instance other than the stalled one (for a
    * policy that keeps lossy streams out of queues, while the sequence may wait and its instance
-   * only loses packets, the best one that would not queue it). Nothing
+   * only loses packets, the best one that would not queue it; outside a lossy instance's zone
+   * first for a policy that resumes there). Nothing
    * left: none if the sequence may wait for one, else throttled, with the reason and a retry time
    * predicted from the fleet, so the client's stream ends with the error rather than in silence.
    * Every allowed attempt used: throttled.
@@ -141,7 +143,8 @@ public final class Decider {
     final boolean startsAtOnceOnly = mayWait && policy.keepsLossyStreamsOutOfQueues()
         && ScoreRows.lossyButServing(heatmap.row(stalledInstance));
     Candidate cold = null;
-    for (final Candidate candidate : policy.rank(request, heatmap)) {
+    for (final Candidate candidate : outsideALossyZoneFirst(policy.rank(request, heatmap), heatmap,
+        heatmap.row(stalledInstance))) {
       if (candidate.instanceId().equals(stalledInstance)
           || startsAtOnceOnly && LatencyPredictor.queueWaitMs(heatmap, candidate.instanceId()) > 0) {
         continue;
@@ -158,6 +161,31 @@ public final class Decider {
     }
     return mayWait ? Optional.empty() : Optional.of(throttled(heatmap, stalledInstance + " stalled (" + why
         + ") and no other instance can take the sequence"));
+  }
+
+  /**
+   * The ranking, with the stalled instance's zone-mates after every other instance when it loses
+   * packets and the policy resumes outside its zone. In replays with a zone losing packets, the
+   * streams cut away from one of its instances went to the other, which the heatmap had not yet
+   * found lossy, and were cut away again.
+   */
+  private List<Candidate> outsideALossyZoneFirst(final List<Candidate> ranked, final Heatmap heatmap,
+      final InstanceScore stalled) {
+    if (!policy.resumesOutsideALossyZone() || stalled == null || !ScoreRows.lossy(stalled)) {
+      return ranked;
+    }
+    final List<Candidate> ordered = new ArrayList<>(ranked.size());
+    final List<Candidate> zoneMates = new ArrayList<>();
+    for (final Candidate candidate : ranked) {
+      final InstanceScore row = heatmap.row(candidate.instanceId());
+      if (row != null && stalled.getZone().equals(row.getZone())) {
+        zoneMates.add(candidate);
+      } else {
+        ordered.add(candidate);
+      }
+    }
+    ordered.addAll(zoneMates);
+    return ordered;
   }
 
   /** Whether the policy keeps work off this instance while it warms up and a warm one is left. */

@@ -123,6 +123,11 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
   }
 
   @Override
+  public boolean resumesOutsideALossyZone() {
+    return true;
+  }
+
+  @Override
   public boolean preWarms() {
     return true;
   }

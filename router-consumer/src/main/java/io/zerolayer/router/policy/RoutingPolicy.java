@@ -43,6 +43,15 @@ public interface RoutingPolicy {
     return false;
   }
 
+  /**
+   * Whether a stream cut away from an instance that loses packets resumes outside that
+   * instance's zone while an instance of another zone can take it: the zone's network is the
+   * likelier cause, and its other instances share it (a Zerolayer feature).
+   */
+  default boolean resumesOutsideALossyZone() {
+    return false;
+  }
+
   /** Whether a cold instance is pre-warmed before its first request (a Zerolayer feature). */
   default boolean preWarms() {
     return false;

@@ -305,6 +305,26 @@ class DeciderTest {
   }
 
   @Test
+  void shouldResumeTheStreamOfALossyInstanceOutsideItsZoneWhileAnotherZoneCanTakeIt() {
+    final InstanceScore lossy = row("lossy", 1.0, 0);
+    lossy.setNetworkDegraded(true);
+    final InstanceScore zoneMate = row("zone-mate", 1.0, 0);
+    final InstanceScore elsewhere = row("elsewhere", 1.0, 2);
+    elsewhere.setZone("zone-b");
+    final Heatmap heatmap = heatmap(lossy, zoneMate, elsewhere, row("healthy", 1.0, 0));
+
+    assertThat(decider.selectBackup(REQUEST, heatmap, "healthy", "token rate down", 1, false).orElseThrow()
+        .instanceId()).as("the stall of an instance that loses nothing stays in its zone").isEqualTo("zone-mate");
+    assertThat(decider.selectBackup(REQUEST, heatmap, "lossy", "token rate down", 1, false).orElseThrow()
+        .instanceId()).as("cheaper, but on the lossy instance's network").isEqualTo("elsewhere");
+    assertThat(decider.selectBackup(REQUEST, heatmap(lossy, zoneMate), "lossy", "token rate down", 1, false)
+        .orElseThrow().instanceId()).as("no other zone left").isEqualTo("zone-mate");
+    assertThat(new Decider(new LeastOutstandingPolicy(), 1000, 4, 0)
+        .selectBackup(REQUEST, heatmap, "lossy", "token rate down", 1, false).orElseThrow().instanceId())
+        .as("a comparison policy resumes it anywhere").isIn("zone-mate", "healthy");
+  }
+
+  @Test
   void shouldResumeAStalledStreamOnAHealthyInstanceBehindAQueue() {
     final Heatmap heatmap = heatmap(row("stalled", 1.0, 0), row("busy", 1.0, 6));
 
