@@ -120,8 +120,8 @@ public final class Decider {
   /**
    * Picks a backup for a stalled sequence: the best instance other than the stalled one (for a
    * policy that keeps lossy streams out of queues, while the sequence may wait and its instance
-   * only loses packets, the best one that would not queue it; outside a lossy instance's zone
-   * first for a policy that resumes there). Nothing
+   * only loses packets, the best one outside its zone that would not queue it; outside a lossy
+   * instance's zone first for a policy that resumes there). Nothing
    * left: none if the sequence may wait for one, else throttled, with the reason and a retry time
    * predicted from the fleet, so the client's stream ends with the error rather than in silence.
    * Every allowed attempt used: throttled.
@@ -140,13 +140,17 @@ public final class Decider {
     // queue it would wait for all of it. On Azure's trace with the healthy capacity short, the
     // requests that timed out had been moved so from the lossy zone onto the slow class's queues,
     // by the rate rule first, then by the heatmap's cadence cut-over, queued ones among them.
+    final InstanceScore stalled = heatmap.row(stalledInstance);
     final boolean startsAtOnceOnly = mayWait && policy.keepsLossyStreamsOutOfQueues()
-        && ScoreRows.lossyButServing(heatmap.row(stalledInstance));
+        && ScoreRows.lossyButServing(stalled);
+    // Its zone's network is the likelier cause, and the zone's other instances share it.
+    final String lossyZone = policy.resumesOutsideALossyZone() && stalled != null && ScoreRows.lossy(stalled)
+        ? stalled.getZone() : null;
     Candidate cold = null;
-    for (final Candidate candidate : outsideALossyZoneFirst(policy.rank(request, heatmap), heatmap,
-        heatmap.row(stalledInstance))) {
+    for (final Candidate candidate : zoneLast(policy.rank(request, heatmap), heatmap, lossyZone)) {
       if (candidate.instanceId().equals(stalledInstance)
-          || startsAtOnceOnly && LatencyPredictor.queueWaitMs(heatmap, candidate.instanceId()) > 0) {
+          || startsAtOnceOnly && (LatencyPredictor.queueWaitMs(heatmap, candidate.instanceId()) > 0
+              || inZone(heatmap, candidate, lossyZone))) {
         continue;
       }
       // A resumed sequence waits for no weight load while a warm instance can take it.
@@ -164,21 +168,19 @@ public final class Decider {
   }
 
   /**
-   * The ranking, with the stalled instance's zone-mates after every other instance when it loses
-   * packets and the policy resumes outside its zone. In replays with a zone losing packets, the
-   * streams cut away from one of its instances went to the other, which the heatmap had not yet
-   * found lossy, and were cut away again.
+   * The ranking with the instances of {@code zone} after every other, or as it is for none. In
+   * replays with a zone losing packets, the streams cut away from one of its instances went to
+   * the other, which the heatmap had not yet found lossy or which alone could start them at
+   * once, and slowed there the same.
    */
-  private List<Candidate> outsideALossyZoneFirst(final List<Candidate> ranked, final Heatmap heatmap,
-      final InstanceScore stalled) {
-    if (!policy.resumesOutsideALossyZone() || stalled == null || !ScoreRows.lossy(stalled)) {
+  private static List<Candidate> zoneLast(final List<Candidate> ranked, final Heatmap heatmap, final String zone) {
+    if (zone == null) {
       return ranked;
     }
     final List<Candidate> ordered = new ArrayList<>(ranked.size());
     final List<Candidate> zoneMates = new ArrayList<>();
     for (final Candidate candidate : ranked) {
-      final InstanceScore row = heatmap.row(candidate.instanceId());
-      if (row != null && stalled.getZone().equals(row.getZone())) {
+      if (inZone(heatmap, candidate, zone)) {
         zoneMates.add(candidate);
       } else {
         ordered.add(candidate);
@@ -186,6 +188,11 @@ public final class Decider {
     }
     ordered.addAll(zoneMates);
     return ordered;
+  }
+
+  private static boolean inZone(final Heatmap heatmap, final Candidate candidate, final String zone) {
+    final InstanceScore row = heatmap.row(candidate.instanceId());
+    return zone != null && row != null && zone.equals(row.getZone());
   }
 
   /** Whether the policy keeps work off this instance while it warms up and a warm one is left. */

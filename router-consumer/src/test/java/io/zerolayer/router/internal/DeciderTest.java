@@ -279,7 +279,9 @@ class DeciderTest {
         .as("no backup can start it at once: it goes on where it is").isEmpty();
     assertThat(decider.selectBackup(REQUEST, queued, "lossy", "token rate down", 1, false).orElseThrow()
         .instanceId()).as("quiet for the whole hold: resumed behind the queue").isEqualTo("busy");
-    final Heatmap spare = heatmap(lossy, row("busy", 1.0, 6), row("idle", 1.0, 0));
+    final InstanceScore idle = row("idle", 1.0, 0);
+    idle.setZone("zone-b");
+    final Heatmap spare = heatmap(lossy, row("busy", 1.0, 6), idle);
     assertThat(decider.selectBackup(REQUEST, spare, "lossy", "token rate down", 1, true).orElseThrow()
         .instanceId()).isEqualTo("idle");
     assertThat(new Decider(new LeastOutstandingPolicy(), 1000, 4, 0)
@@ -317,6 +319,8 @@ class DeciderTest {
         .instanceId()).as("the stall of an instance that loses nothing stays in its zone").isEqualTo("zone-mate");
     assertThat(decider.selectBackup(REQUEST, heatmap, "lossy", "token rate down", 1, false).orElseThrow()
         .instanceId()).as("cheaper, but on the lossy instance's network").isEqualTo("elsewhere");
+    assertThat(decider.selectBackup(REQUEST, heatmap, "lossy", "token rate down", 1, true))
+        .as("while it may wait, only another zone's instance that starts it at once").isEmpty();
     assertThat(decider.selectBackup(REQUEST, heatmap(lossy, zoneMate), "lossy", "token rate down", 1, false)
         .orElseThrow().instanceId()).as("no other zone left").isEqualTo("zone-mate");
     assertThat(new Decider(new LeastOutstandingPolicy(), 1000, 4, 0)
