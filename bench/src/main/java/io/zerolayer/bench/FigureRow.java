@@ -27,7 +27,7 @@ enum FigureRow {
   TOKENS_PER_SECOND("output tokens/s", client(RequestFigures::tokensPerSecond)),
   OOM_OFF("OOM: traffic off the instance after, ms", run(f -> f.oom().trafficOffMs())),
   OOM_FAILED("OOM: failed requests among those sent to it", run(f -> f.oom().failedRequests())),
-  ZONE_MOVED("zone loss: traffic moved off the zone", run(PolicyFigures::zoneMoved)),
+  ZONE_MOVED("zone loss: traffic moved off the zone while another zone had room", run(PolicyFigures::zoneMoved)),
   COLD_START("cold start: first request vs warm median", run(PolicyFigures::coldStart)),
   PREDICTION_ERROR("prediction error (mean absolute %) of the router's predictions", run(
       PolicyFigures::predictionError)),

@@ -17,6 +17,7 @@ import java.util.Set;
  * @param outcomes every request's outcome, warm-up included
  * @param dispatches every dispatch decision, in the order read
  * @param faults the faults injected, with their times
+ * @param headroom which instances had room, sampled through the load, oldest first
  * @param coldIds instances the fleet started cold
  * @param clock ties the outcomes' monotonic times to the wall clock
  * @param loadStartMs when the load started, epoch milliseconds
@@ -24,7 +25,7 @@ import java.util.Set;
  * @param loadEndMs when the load stopped sending
  */
 record PolicyRun(String policy, List<RequestOutcome> outcomes, List<Dispatch> dispatches,
-    List<AppliedFault> faults, Set<String> coldIds, RunClock clock, long loadStartMs, long measureFromMs,
+    List<AppliedFault> faults, List<Headroom> headroom, Set<String> coldIds, RunClock clock, long loadStartMs, long measureFromMs,
     long loadEndMs) {
 
   PolicyRun {
@@ -32,12 +33,28 @@ record PolicyRun(String policy, List<RequestOutcome> outcomes, List<Dispatch> di
     outcomes = List.copyOf(outcomes);
     dispatches = List.copyOf(dispatches);
     faults = List.copyOf(faults);
+    headroom = List.copyOf(headroom);
     coldIds = Set.copyOf(coldIds);
     requireNonNull(clock, "clock");
     if (measureFromMs < loadStartMs || loadEndMs < measureFromMs) {
       throw new IllegalArgumentException("Need load start <= measuring start <= load end, got " + loadStartMs
           + ", " + measureFromMs + ", " + loadEndMs);
     }
+  }
+
+  /**
+   * Whether, at the last sample at or before {@code atMs}, an instance outside {@code instanceIds}
+   * had room; false before the first sample.
+   */
+  boolean roomOutside(final Set<String> instanceIds, final long atMs) {
+    Headroom last = null;
+    for (final Headroom sample : headroom) {
+      if (sample.atMs() > atMs) {
+        break;
+      }
+      last = sample;
+    }
+    return last != null && last.instanceIds().stream().anyMatch(id -> !instanceIds.contains(id));
   }
 
   /** The requests that count: those sent after the warm-up. */

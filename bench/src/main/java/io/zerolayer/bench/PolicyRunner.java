@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * One policy's turn: topics of its own, a fresh pipeline whose router runs that policy, a fresh
  * fleet, then the workload with the fault schedule injected from the load's start, while the
- * router's decisions are read back.
+ * router's decisions are read back and the fleet's headroom is sampled.
  */
 final class PolicyRunner {
 
@@ -93,7 +93,8 @@ final class PolicyRunner {
     try (DecisionLog decisions = new DecisionLog(settings);
         ThreadScheduler scheduler = new ThreadScheduler(2);
         KafkaRequestSender sender = new KafkaRequestSender(settings, TENANT, API_KEY, scheduler::nanoTime);
-        FaultInjector injector = new FaultInjector(fleet, plan.faults())) {
+        FaultInjector injector = new FaultInjector(fleet, plan.faults());
+        HeadroomLog headroom = HeadroomLog.start(fleet)) {
       final RunClock clock = RunClock.now();
       final Workload.Running running = plan.workload().start(sender, scheduler, contender.namePart(), out);
       injector.start(Instant.ofEpochMilli(clock.originMs()));
@@ -104,8 +105,8 @@ final class PolicyRunner {
             TimeUnit.MILLISECONDS);
       }
       final long start = clock.originMs();
-      return new PolicyRun(policy, outcomes, decisions.drain(), injector.applied(), plan.fleet().coldIds(), clock,
-          start, start + plan.warmup().toMillis(), start + length.toMillis());
+      return new PolicyRun(policy, outcomes, decisions.drain(), injector.applied(), headroom.samples(),
+          plan.fleet().coldIds(), clock, start, start + plan.warmup().toMillis(), start + length.toMillis());
     }
   }
 

@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A zone lost 15 % of its packets: the share of the zone's traffic the router moved elsewhere.
- * The zone's share of all dispatches while the loss lasted is set against its share over an
- * equally long stretch just before (from the start of the load at the earliest): 1 - during /
- * before. Moving nothing gives 0, moving everything 1.
+ * A zone lost 15 % of its packets: the share of the zone's traffic the router moved elsewhere
+ * while it could. The zone's share of the dispatches decided while the loss lasted and an
+ * instance of another zone had room ({@link Headroom}) is set against its share of all
+ * dispatches over an equally long stretch just before (from the start of the load at the
+ * earliest): 1 - during / before. Moving nothing gives 0, moving everything 1. The text also
+ * gives the figure over every dispatch of the loss, room elsewhere or not.
  */
 final class ZoneLossFigure {
 
@@ -24,26 +26,35 @@ final class ZoneLossFigure {
   private static Figure of(final PolicyRun run, final FaultWindow window) {
     final Set<String> zone = Set.copyOf(window.instanceIds());
     final long beforeFrom = Math.max(run.loadStartMs(), window.startMs() - window.lengthMs());
-    final double before = share(run.dispatches(), zone, beforeFrom, window.startMs());
-    final double during = share(run.dispatches(), zone, window.startMs(), window.endMs());
+    final double before = share(within(run.dispatches(), beforeFrom, window.startMs()), zone);
+    final List<Dispatch> during = within(run.dispatches(), window.startMs(), window.endMs());
+    final List<Dispatch> withRoom = during.stream().filter(d -> run.roomOutside(zone, d.atMs())).toList();
     if (Double.isNaN(before) || before == 0.0) {
       return Figure.na("no dispatch to " + window.fault().fault().target() + " before the loss");
     }
-    if (Double.isNaN(during)) {
+    if (during.isEmpty()) {
       return Figure.na("no dispatch at all during the loss");
     }
-    final double moved = 1.0 - during / before;
-    return Figure.of(moved, Figure.format("%.1f %% (zone's share %.1f %% -> %.1f %%)", 100 * moved, 100 * before,
-        100 * during));
+    final double movedOverAll = 1.0 - share(during, zone) / before;
+    final String overAll = Figure.format("%.1f %% over all %d dispatches of the loss (zone's share %.1f %% -> %.1f %%)",
+        100 * movedOverAll, during.size(), 100 * before, 100 * share(during, zone));
+    if (withRoom.isEmpty()) {
+      return Figure.na("no other zone had room while the zone lost packets; " + overAll);
+    }
+    final double moved = 1.0 - share(withRoom, zone) / before;
+    return Figure.of(moved, Figure.format("%.1f %% of %d dispatches with room elsewhere (zone's share -> %.1f %%); %s",
+        100 * moved, withRoom.size(), 100 * share(withRoom, zone), overAll));
   }
 
-  /** The zone's share of the dispatches in [fromMs, toMs); NaN when there were none. */
-  private static double share(final List<Dispatch> dispatches, final Set<String> zone, final long fromMs,
-      final long toMs) {
-    final List<Dispatch> in = dispatches.stream().filter(d -> d.atMs() >= fromMs && d.atMs() < toMs).toList();
-    if (in.isEmpty()) {
+  private static List<Dispatch> within(final List<Dispatch> dispatches, final long fromMs, final long toMs) {
+    return dispatches.stream().filter(d -> d.atMs() >= fromMs && d.atMs() < toMs).toList();
+  }
+
+  /** The zone's share of the dispatches; NaN when there are none. */
+  private static double share(final List<Dispatch> dispatches, final Set<String> zone) {
+    if (dispatches.isEmpty()) {
       return Double.NaN;
     }
-    return (double) in.stream().filter(d -> zone.contains(d.instanceId())).count() / in.size();
+    return (double) dispatches.stream().filter(d -> zone.contains(d.instanceId())).count() / dispatches.size();
   }
 }

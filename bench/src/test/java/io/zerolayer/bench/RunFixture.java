@@ -25,6 +25,7 @@ final class RunFixture {
   private final List<RequestOutcome> outcomes = new ArrayList<>();
   private final List<Dispatch> dispatches = new ArrayList<>();
   private final List<AppliedFault> faults = new ArrayList<>();
+  private final List<Headroom> headroom = new ArrayList<>();
   private long measureFromMs;
   private long loadEndMs = 60_000;
 
@@ -86,8 +87,14 @@ final class RunFixture {
     return this;
   }
 
+  /** From {@code atMs} on (until the next call), the instances with room; call in time order. */
+  RunFixture room(final long atMs, final String... instanceIds) {
+    headroom.add(new Headroom(atMs, Set.of(instanceIds)));
+    return this;
+  }
+
   PolicyRun run(final String policy) {
-    return new PolicyRun(policy, outcomes, dispatches, faults, Set.of(), new RunClock(0, 0), 0, measureFromMs,
+    return new PolicyRun(policy, outcomes, dispatches, faults, headroom, Set.of(), new RunClock(0, 0), 0, measureFromMs,
         loadEndMs);
   }
 }

@@ -31,6 +31,7 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
   private final PrefixCache prefixCache;
   private final ContinuousBatcher batcher;
   private final GpuTelemetry telemetry;
+  private final int maxBatch;
 
   /**
    * A GPU on the system clock.
@@ -53,6 +54,7 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
     this.zone = requireNonNull(zone, "zone");
     this.clock = requireNonNull(clock, "clock");
     this.health = new GpuHealth(profile.warmUp().toMillis(), warm, clock.millis());
+    this.maxBatch = profile.maxBatch();
     final GpuPacing pacing = new GpuPacing(profile, load, health, new Random(instanceId.hashCode()));
     this.prefixCache = new PrefixCache(instanceId, profile.prefixCacheBlocks());
     this.batcher = new ContinuousBatcher(instanceId, profile, clock, load, health, cadence, pacing, prefixCache);
@@ -157,6 +159,16 @@ public final class SimulatedGpu implements InferenceEngine, AutoCloseable {
   @Override
   public boolean loading() {
     return !health.crashed() && !health.warm(clock.millis());
+  }
+
+  /**
+   * Whether a request sent now would start at once and stream unhindered: alive, warm, neither
+   * out of memory, stalled nor losing packets, nothing queued and a batch slot free. Read by a
+   * benchmark judging whether a router had somewhere healthy to send work; changes nothing.
+   */
+  public boolean hasRoom() {
+    return !health.crashed() && health.warm(clock.millis()) && !health.outOfMemory() && !health.stalled()
+        && health.packetLoss() == 0.0 && load.queued() == 0 && load.running() < maxBatch;
   }
 
   /**

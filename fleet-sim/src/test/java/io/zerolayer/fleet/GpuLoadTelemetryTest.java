@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -67,8 +68,34 @@ class GpuLoadTelemetryTest {
     assertThat(idle.getTokenIntervalStddevMs()).isZero();
   }
 
+  @Test
+  void shouldHaveRoomOnlyWhileWarmAndHealthyWithNothingQueuedAndABatchSlotFree() throws Exception {
+    final SimulatedGpu gpu = new SimulatedGpu("gpu-0", "zone-a", "sim-8b", PROFILE, true, clock);
+    assertThat(gpu.hasRoom()).isTrue();
+    gpu.oom();
+    assertThat(gpu.hasRoom()).as("out of memory").isFalse();
+    gpu.recover();
+    gpu.loseNetwork(0.15);
+    assertThat(gpu.hasRoom()).as("losing packets").isFalse();
+    gpu.restoreNetwork();
+    gpu.stall();
+    assertThat(gpu.hasRoom()).as("stalled").isFalse();
+    gpu.resume();
+    assertThat(gpu.hasRoom()).as("every fault ended").isTrue();
+
+    assertThat(new SimulatedGpu("gpu-1", "zone-a", "sim-8b", PROFILE, false, clock).hasRoom()).as("cold").isFalse();
+    assertThat(whileRunning(PROFILE.maxBatch() - 1, 100, SimulatedGpu::hasRoom)).as("a slot free").isTrue();
+    assertThat(whileRunning(PROFILE.maxBatch(), 100, SimulatedGpu::hasRoom)).as("the batch full").isFalse();
+  }
+
   /** Runs {@code sequences} sequences up to their first chunk, samples the GPU, then lets them finish. */
   private InstanceTelemetry sampleWhileRunning(final int sequences, final int inputTokens) throws Exception {
+    return whileRunning(sequences, inputTokens, this::sample);
+  }
+
+  /** Runs {@code sequences} sequences up to their first chunk, looks at the GPU, then lets them finish. */
+  private <T> T whileRunning(final int sequences, final int inputTokens, final Function<SimulatedGpu, T> look)
+      throws Exception {
     final SimulatedGpu gpu = new SimulatedGpu("gpu-0", "zone-a", "sim-8b", PROFILE, true, clock);
     final CountDownLatch arrived = new CountDownLatch(sequences);
     final CountDownLatch release = new CountDownLatch(1);
@@ -81,12 +108,12 @@ class GpuLoadTelemetryTest {
         runs.add(threads.submit(() -> gpu.generate(Tasks.task("s-" + n, inputTokens, 64), sink)));
       }
       assertThat(arrived.await(10, TimeUnit.SECONDS)).isTrue();
-      final InstanceTelemetry sample = sample(gpu);
+      final T seen = look.apply(gpu);
       release.countDown();
       for (final Future<String> run : runs) {
         assertThat(run.get(10, TimeUnit.SECONDS)).isIn("stop", "length");
       }
-      return sample;
+      return seen;
     } finally {
       threads.shutdownNow();
     }
