@@ -25,8 +25,8 @@ import java.util.Set;
  * @param loadEndMs when the load stopped sending
  */
 record PolicyRun(String policy, List<RequestOutcome> outcomes, List<Dispatch> dispatches,
-    List<AppliedFault> faults, List<Headroom> headroom, Set<String> coldIds, RunClock clock, long loadStartMs, long measureFromMs,
-    long loadEndMs) {
+    List<AppliedFault> faults, List<Headroom> headroom, Set<String> coldIds, RunClock clock, long loadStartMs,
+    long measureFromMs, long loadEndMs) {
 
   PolicyRun {
     requireNonNull(policy, "policy");

@@ -21,7 +21,8 @@ class OutcomeCsvTest {
 
     assertThat(out.toString().split("\r\n")).containsExactly(
         OutcomeCsv.HEADER,
-        "zerolayer,a-0,false,0.500,COMPLETED,DIRECT,SHORT,100,64,4,300,100,12,38.57,1,gpu-1,,95.5,280.3,1 gpu-1 DIRECT @0.000;2 gpu-2 CUTOVER @0.600 silent",
+        "zerolayer,a-0,false,0.500,COMPLETED,DIRECT,SHORT,100,64,4,300,100,12,38.57,1,gpu-1,,95.5,280.3,"
+            + "1 gpu-1 DIRECT @0.000;2 gpu-2 CUTOVER @0.600 silent",
         "round-robin,b-0,true,1.250,TIMED_OUT,,SHORT,100,64,4,30000,,0,,,,why,,,");
   }
 
