@@ -90,6 +90,9 @@ public final class SequenceDecisions {
         && decision.getInstanceId() != null && decision.getInstanceId().equals(current.getOwner());
     final boolean streaming = current != null && current.getStreamOwner() != null
         && current.getStreamEpoch() == decision.getEpoch();
+    final boolean failedEarly = current != null && current.getEarlyFailureEpoch() == decision.getEpoch()
+        && decision.getInstanceId() != null && decision.getInstanceId().equals(current.getEarlyFailureInstance());
+    final boolean earlyFailureAhead = current != null && current.getEarlyFailureEpoch() > decision.getEpoch();
     return SequenceState.newBuilder()
         .setSequenceId(decision.getSequenceId())
         .setTenantId(decision.getTenantId())
@@ -117,7 +120,10 @@ public final class SequenceDecisions {
         .setStallReportedEpoch(decided(current) ? current.getStallReportedEpoch() : 0)
         .setBehindAttempts(decided(current) ? current.getBehindAttempts() : 0)
         // A failure reported before the decision still counts for its attempt.
-        .setAttemptFailure(sameAttempt ? current.getAttemptFailure() : null)
+        .setAttemptFailure(sameAttempt ? current.getAttemptFailure() : failedEarly ? current.getEarlyFailure() : null)
+        .setEarlyFailureEpoch(earlyFailureAhead ? current.getEarlyFailureEpoch() : 0)
+        .setEarlyFailureInstance(earlyFailureAhead ? current.getEarlyFailureInstance() : null)
+        .setEarlyFailure(earlyFailureAhead ? current.getEarlyFailure() : null)
         .build();
   }
 

@@ -65,8 +65,18 @@ public final class SequenceLedger {
     final TokenStreamRules.Verdict verdict = TokenStreamRules.judge(streamOwner(base), base.getTokenCount(), chunk);
     if (verdict == TokenStreamRules.Verdict.FAILURE) {
       // The worker says the attempt failed: if it is the one watched, the next check hands the sequence on.
-      return decidedAttempt ? new Step(SequenceState.newBuilder(base).setAttemptFailure(chunk.getFailure()).build(),
-          null, Verdict.FAILED) : new Step(null, null, Verdict.IGNORED);
+      if (decidedAttempt) {
+        return new Step(SequenceState.newBuilder(base).setAttemptFailure(chunk.getFailure()).build(), null,
+            Verdict.FAILED);
+      }
+      // A newer attempt failed before its decision was read (a worker reads dispatches as they are
+      // written, the decision comes with the router's commit): its decision takes the failure, else
+      // the attempt would be watched for a first token that never comes.
+      return chunk.getEpoch() > base.getEpoch()
+          ? new Step(SequenceState.newBuilder(base).setEarlyFailureEpoch(chunk.getEpoch())
+              .setEarlyFailureInstance(chunk.getInstanceId()).setEarlyFailure(chunk.getFailure()).build(), null,
+              Verdict.FAILED)
+          : new Step(null, null, Verdict.IGNORED);
     }
     if (!verdict.joins()) {
       if (verdict == TokenStreamRules.Verdict.BEHIND && decidedAttempt && base.getAttemptFailure() == null) {

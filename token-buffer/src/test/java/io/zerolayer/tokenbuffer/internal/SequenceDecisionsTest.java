@@ -215,4 +215,26 @@ class SequenceDecisionsTest {
     assertThat(decided.state().getAttemptFailure()).isEqualTo("CUDA out of memory");
     assertThat(decided.state().getStatus()).isEqualTo(SequenceStatus.STREAMING);
   }
+
+  @Test
+  void shouldKeepAFailureOfTheNextAttemptReportedBeforeItsDecisionForThatAttempt() {
+    // Given attempt 1 on gpu-1 decided, when attempt 2's worker on gpu-2 fails before its decision is read
+    final SequenceState first = decide(null, decision(1, RoutingOutcome.DIRECT)).state();
+    final TokenChunk failed = from("gpu-2", chunk(2, 0));
+    failed.setFailure("CUDA out of memory");
+    final Step early = SequenceLedger.accept(first, failed, 0, NOW);
+    final RoutingDecision second = decision(2, RoutingOutcome.CUTOVER);
+    second.setInstanceId("gpu-2");
+
+    final Step decided = decide(early.state(), second);
+
+    assertThat(early.verdict()).isEqualTo(Verdict.FAILED);
+    assertThat(early.state().getAttemptFailure()).as("attempt 1 did not fail").isNull();
+    assertThat(decided.state().getAttemptFailure()).isEqualTo("CUDA out of memory");
+    assertThat(decided.state().getEarlyFailureEpoch()).isZero();
+    final RoutingDecision elsewhere = decision(2, RoutingOutcome.CUTOVER);
+    elsewhere.setInstanceId("gpu-3");
+    assertThat(decide(early.state(), elsewhere).state().getAttemptFailure())
+        .as("another instance's attempt of the same epoch").isNull();
+  }
 }
