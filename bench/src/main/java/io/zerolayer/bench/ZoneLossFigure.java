@@ -35,15 +35,16 @@ final class ZoneLossFigure {
     if (during.isEmpty()) {
       return Figure.na("no dispatch at all during the loss");
     }
-    final double movedOverAll = 1.0 - share(during, zone) / before;
+    final double duringShare = share(during, zone);
     final String overAll = Figure.format("%.1f %% over all %d dispatches of the loss (zone's share %.1f %% -> %.1f %%)",
-        100 * movedOverAll, during.size(), 100 * before, 100 * share(during, zone));
+        100 * (1.0 - duringShare / before), during.size(), 100 * before, 100 * duringShare);
     if (withRoom.isEmpty()) {
       return Figure.na("no other zone had room while the zone lost packets; " + overAll);
     }
-    final double moved = 1.0 - share(withRoom, zone) / before;
+    final double withRoomShare = share(withRoom, zone);
+    final double moved = 1.0 - withRoomShare / before;
     return Figure.of(moved, Figure.format("%.1f %% of %d dispatches with room elsewhere (zone's share -> %.1f %%); %s",
-        100 * moved, withRoom.size(), 100 * share(withRoom, zone), overAll));
+        100 * moved, withRoom.size(), 100 * withRoomShare, overAll));
   }
 
   private static List<Dispatch> within(final List<Dispatch> dispatches, final long fromMs, final long toMs) {
