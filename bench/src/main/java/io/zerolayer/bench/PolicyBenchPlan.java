@@ -21,15 +21,20 @@ import java.util.stream.IntStream;
  * @param warmup the first part of the load, whose requests count in no figure
  * @param faults when to inject which fault, offsets from the load's start
  * @param faultsText how the schedule was chosen, for the caption ("scenario all", "--faults ...")
- * @param rehearsal whether the first policy's run is made once, unmeasured, before the measured
- *     runs: the same workload and faults, on topics of its own, so that the compilers of every
- *     JVM involved have finished with the code the runs use before the first measured one, which
+ * @param rehearsal whether the first policy's run is made, unmeasured, before the measured runs
+ *     (again while the JIT is busy): the same workload and faults, on topics of its own, so that
+ *     the compilers have finished with the code the runs use before the first measured one, which
  *     otherwise pays for it alone
  * @param rounds how many times every policy runs; each round turns the order (see {@link #order(int)}),
  *     so that no policy always has the same slot on a host whose load changes over the invocation
  */
 public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload workload, Duration warmup,
     FaultSchedule faults, String faultsText, boolean rehearsal, int rounds) {
+
+  /** The share of a rehearsal's time the JIT may spend compiling before the measured runs begin. */
+  static final double QUIET_JIT_SHARE = 0.15;
+  /** Rehearsals at most, however busy the JIT stays. */
+  static final int MAX_REHEARSALS = 4;
 
   public PolicyBenchPlan {
     policies = List.copyOf(policies);
@@ -80,8 +85,9 @@ public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload 
         "workload: " + workload.describe(),
         Figure.format("warm-up: the first %.1f s of each load count in no figure", warmup.toMillis() / 1000.0),
         "faults (" + faultsText + "), from the load's start: " + (faults.isEmpty() ? "none" : faults.toString()),
-        rehearsal ? "rehearsal: the run of " + policies.get(0) + " made once before, unmeasured, with the same"
-            + " workload and faults, so that no measured run pays for the JVMs' compilation alone"
+        rehearsal ? Figure.format("rehearsal: the run of %s made before, unmeasured, with the same workload and"
+            + " faults, again while the JIT compiled for more than %.0f %% of it (at most %d times), so that no"
+            + " measured run pays for the JVMs' compilation", policies.get(0), 100 * QUIET_JIT_SHARE, MAX_REHEARSALS)
             : "no rehearsal run",
         rounds == 1 ? "one round" : rounds + " rounds, each running every policy once, in a turned order so that no"
             + " policy always runs at the same point of the invocation: " + IntStream.range(0, rounds)

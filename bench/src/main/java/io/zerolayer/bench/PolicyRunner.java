@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -61,8 +62,11 @@ final class PolicyRunner {
   /** Runs the contender labelled {@code policy} (see {@link Contender}). */
   PolicyRun run(final String policy) throws Exception {
     final long startNanos = System.nanoTime();
+    final OptionalLong compiledBefore = JitClock.compiledMillis();
     final PolicyRun run = provisionAndRun(Contender.parse(policy), startNanos);
-    step(policy, Figure.format("Done in %.1f s", (System.nanoTime() - startNanos) / 1e9));
+    final OptionalLong compiled = JitClock.since(compiledBefore);
+    step(policy, Figure.format("Done in %.1f s", (System.nanoTime() - startNanos) / 1e9) + (compiled.isPresent()
+        ? Figure.format("; the JIT compiled for %.1f s of it", compiled.getAsLong() / 1000.0) : ""));
     return run;
   }
 

@@ -57,8 +57,9 @@ final class BenchCommand implements Callable<Integer> {
   private boolean smoke;
 
   @Option(names = "--rehearsal", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Make the first policy's run once, unmeasured, before the measured runs, so that it does not "
-          + "alone pay for the JVMs compiling the code (about 2 min more); --no-rehearsal to skip it. "
+      description = "Make the first policy's run, unmeasured, before the measured runs, and again while the JIT "
+          + "compiled for more than 15 % of it (at most 4 times: 1 to 5 min more), so that no measured run "
+          + "shares the cores with the compilers; --no-rehearsal to skip it. "
           + "Default: ${DEFAULT-VALUE}.")
   private boolean rehearsal;
 
