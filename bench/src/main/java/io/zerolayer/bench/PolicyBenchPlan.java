@@ -31,11 +31,6 @@ import java.util.stream.IntStream;
 public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload workload, Duration warmup,
     FaultSchedule faults, String faultsText, boolean rehearsal, int rounds) {
 
-  /** The share of a rehearsal's time the JIT may spend compiling before the measured runs begin. */
-  static final double QUIET_JIT_SHARE = 0.15;
-  /** Rehearsals at most, however busy the JIT stays. */
-  static final int MAX_REHEARSALS = 4;
-
   public PolicyBenchPlan {
     policies = List.copyOf(policies);
     requireNonNull(fleet, "fleet");
@@ -87,7 +82,8 @@ public record PolicyBenchPlan(List<String> policies, FleetShape fleet, Workload 
         "faults (" + faultsText + "), from the load's start: " + (faults.isEmpty() ? "none" : faults.toString()),
         rehearsal ? Figure.format("rehearsal: the run of %s made before, unmeasured, with the same workload and"
             + " faults, again while the JIT compiled for more than %.0f %% of it (at most %d times), so that no"
-            + " measured run pays for the JVMs' compilation", policies.get(0), 100 * QUIET_JIT_SHARE, MAX_REHEARSALS)
+            + " measured run pays for the JVMs' compilation", policies.get(0), 100 * Rehearsals.QUIET_JIT_SHARE,
+            Rehearsals.MAX_REHEARSALS)
             : "no rehearsal run",
         rounds == 1 ? "one round" : rounds + " rounds, each running every policy once, in a turned order so that no"
             + " policy always runs at the same point of the invocation: " + IntStream.range(0, rounds)

@@ -11,7 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
+import java.util.OptionalDouble;
 
 /**
  * Every routing policy side by side: one after another on one broker, each with its own topics,
@@ -120,36 +120,34 @@ public final class PolicyBenchmark {
   }
 
   /**
-   * The first policy's run on topics of its own, unmeasured, repeated while the JIT compiled for
-   * more than {@link PolicyBenchPlan#QUIET_JIT_SHARE} of a rehearsal's time (up to
-   * {@link PolicyBenchPlan#MAX_REHEARSALS} times), so that no measured run shares the cores with
-   * compilers still at work.
+   * The first policy's run on topics of its own, unmeasured, repeated while the JIT is busy (see
+   * {@link Rehearsals}), so that no measured run shares the cores with compilers still at work.
    */
   private void rehearse(final PolicyBenchPlan plan, final String runId) throws Exception {
     final String first = plan.policies().get(0);
     final PolicyBenchPlan rehearsal = new PolicyBenchPlan(List.of(first), plan.fleet(), plan.workload(),
         plan.warmup(), plan.faults(), plan.faultsText(), false);
-    for (int turn = 1; turn <= PolicyBenchPlan.MAX_REHEARSALS; turn++) {
+    for (int turn = 1; ; turn++) {
       out.println("==> Rehearsal " + turn + ": the run of " + first + ", not measured, so that the JVMs have"
           + " compiled what the runs use");
-      final long startNanos = System.nanoTime();
-      final OptionalLong before = JitClock.compiledMillis();
-      new PolicyRunner(cluster, stateDir, rehearsal, runId + "-rehearsal" + turn, out).run(first);
-      final OptionalLong compiled = JitClock.since(before);
-      if (compiled.isEmpty()) {
+      final PolicyRunner runner = new PolicyRunner(cluster, stateDir, rehearsal, runId + "-rehearsal" + turn, out);
+      runner.run(first);
+      final OptionalDouble share = runner.lastJitShare();
+      final Rehearsals.Next next = Rehearsals.after(turn, share);
+      if (share.isEmpty()) {
         out.println("==> This JVM does not say how long its JIT compiles: one rehearsal only");
-        return;
-      }
-      final double share = compiled.getAsLong() / ((System.nanoTime() - startNanos) / 1e6);
-      if (share <= PolicyBenchPlan.QUIET_JIT_SHARE) {
+      } else if (next == Rehearsals.Next.MEASURE) {
         out.println(Figure.format("==> The JIT compiled for %.0f %% of rehearsal %d: quiet enough to measure",
-            100 * share, turn));
+            100 * share.getAsDouble(), turn));
+      } else {
+        out.println(Figure.format("==> The JIT compiled for %.0f %% of rehearsal %d (more than %.0f %%)%s",
+            100 * share.getAsDouble(), turn, 100 * Rehearsals.QUIET_JIT_SHARE,
+            next == Rehearsals.Next.REHEARSE_AGAIN ? ": once more"
+                : ": measuring anyway after " + Rehearsals.MAX_REHEARSALS + " rehearsals"));
+      }
+      if (next != Rehearsals.Next.REHEARSE_AGAIN) {
         return;
       }
-      final String next = turn < PolicyBenchPlan.MAX_REHEARSALS ? ": once more"
-          : ": measuring anyway after " + PolicyBenchPlan.MAX_REHEARSALS + " rehearsals";
-      out.println(Figure.format("==> The JIT compiled for %.0f %% of rehearsal %d (more than %.0f %%)%s",
-          100 * share, turn, 100 * PolicyBenchPlan.QUIET_JIT_SHARE, next));
     }
   }
 

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
@@ -45,6 +46,7 @@ final class PolicyRunner {
   private final PolicyBenchPlan plan;
   private final String runId;
   private final PrintStream out;
+  private OptionalDouble jitShare = OptionalDouble.empty();
 
   /**
    * @param stateDir where each policy's streams apps keep their stores, one folder per topic prefix
@@ -65,9 +67,16 @@ final class PolicyRunner {
     final OptionalLong compiledBefore = JitClock.compiledMillis();
     final PolicyRun run = provisionAndRun(Contender.parse(policy), startNanos);
     final OptionalLong compiled = JitClock.since(compiledBefore);
-    step(policy, Figure.format("Done in %.1f s", (System.nanoTime() - startNanos) / 1e9) + (compiled.isPresent()
+    final double elapsedMs = (System.nanoTime() - startNanos) / 1e6;
+    jitShare = compiled.isPresent() ? OptionalDouble.of(compiled.getAsLong() / elapsedMs) : OptionalDouble.empty();
+    step(policy, Figure.format("Done in %.1f s", elapsedMs / 1000) + (compiled.isPresent()
         ? Figure.format("; the JIT compiled for %.1f s of it", compiled.getAsLong() / 1000.0) : ""));
     return run;
+  }
+
+  /** The share of the last run's time this JVM's JIT compiled; empty before a run or when the JVM does not say. */
+  OptionalDouble lastJitShare() {
+    return jitShare;
   }
 
   private PolicyRun provisionAndRun(final Contender contender, final long startNanos) throws Exception {
