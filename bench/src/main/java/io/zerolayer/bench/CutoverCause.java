@@ -18,6 +18,8 @@ enum CutoverCause {
   HEATMAP("heatmap", "ejected by the heatmap", "past the cut-over threshold"),
   /** The token rate fell more than 40 % for three checks. */
   SLOW("slow", "token rate down"),
+  /** Before its first token, the attempt waited in its instance's queue far past its prediction. */
+  QUEUED("queued", "queued: no first token"),
   /**
    * No token, or before the first one no word either, within a timeout; or, before the first
    * token, the owner's other streams stopped.

@@ -24,6 +24,8 @@ class CutoverCauseTest {
         .isEqualTo(CutoverCause.SILENT);
     assertThat(CutoverCause.of("gpu-1 stalled (owner gpu-1 stopped: 2 or more of its streams stalled with no token"
         + " at all)")).isEqualTo(CutoverCause.SILENT);
+    assertThat(CutoverCause.of("gpu-5 queued: no first token 13500 ms after the decision, against 8912 ms predicted;"
+        + " moved to an instance that starts it at once, cost 980")).isEqualTo(CutoverCause.QUEUED);
     assertThat(CutoverCause.of("resumed for reasons unknown")).isEqualTo(CutoverCause.OTHER);
   }
 }

@@ -168,6 +168,31 @@ public final class Decider {
   }
 
   /**
+   * Picks, for a policy that moves queued attempts, an instance that would start an attempt
+   * waiting in {@code queuedOn}'s queue at once: the best warm one with no queue, outside a
+   * lossy zone. None when no instance would, or when every allowed attempt is used: the attempt
+   * then stays where it waits, which costs the client nothing it would not have paid anyway.
+   *
+   * @param attempts the sequence's attempts so far, this one included
+   */
+  public Optional<Decision> selectStartingNow(final RequestProfile request, final Heatmap heatmap,
+      final String queuedOn, final String why, final int attempts) {
+    if (!policy.movesQueuedAttempts() || attempts >= maxAttempts) {
+      return Optional.empty();
+    }
+    for (final Candidate candidate : policy.rank(request, heatmap)) {
+      final InstanceScore row = heatmap.row(candidate.instanceId());
+      if (!candidate.instanceId().equals(queuedOn) && !waitsForWarmUp(row) && !ScoreRows.lossy(row)
+          && LatencyPredictor.queueWaitMs(heatmap, candidate.instanceId()) <= 0) {
+        return Optional.of(new Decision(RoutingOutcome.CUTOVER, candidate.instanceId(),
+            String.format("%s %s; moved to an instance that starts it at once, cost %.0f", queuedOn, why,
+                candidate.cost()), candidate.predictedLatencyMs(), null));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
    * The ranking with the instances of {@code zone} after every other, or as it is for none. In
    * replays with a zone losing packets, the streams cut away from one of its instances went to
    * the other, which the heatmap had not yet found lossy or which alone could start them at

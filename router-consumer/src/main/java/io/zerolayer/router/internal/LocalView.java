@@ -45,6 +45,14 @@ public final class LocalView {
     }
   }
 
+  /**
+   * Notes that a sequence waiting in an instance's queue moved away from it: the instance's queue,
+   * not its engine, held it, so unlike a cut-over it marks nothing.
+   */
+  public void movedAway(final String instanceId, final String sequenceId) {
+    expected.cutAway(instanceId, sequenceId);
+  }
+
   /** Notes that a sequence was cut over away from an instance. */
   public void cutAway(final String instanceId, final String sequenceId, final long nowMs) {
     cutovers.cutAway(instanceId, sequenceId, nowMs);

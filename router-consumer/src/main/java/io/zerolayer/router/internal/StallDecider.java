@@ -45,10 +45,33 @@ public final class StallDecider {
         mayWait);
     decision.ifPresent(decided -> {
       view.cutAway(stalledInstance, sequence.sequenceId(), nowMs);
-      if (decided.dispatched()) {
-        view.dispatched(decided, sequence.sequenceId(), seen, nowMs);
-      }
+      noteDispatch(decided, sequence, seen, nowMs);
     });
     return decision;
+  }
+
+  /**
+   * Moves an attempt that waits in its instance's queue far past its prediction to an instance
+   * that starts it at once, if one would; none leaves it where it waits.
+   *
+   * @param queuedOn the instance whose queue holds it
+   * @param attempts the sequence's attempts so far, this one included
+   */
+  public Optional<Decision> moveQueued(final RequestProfile sequence, final String model, final Heatmap heatmap,
+      final String queuedOn, final String why, final int attempts, final long nowMs) {
+    final Heatmap seen = ModelScope.of(model).applyTo(view.applyTo(heatmap, nowMs));
+    final Optional<Decision> decision = decider.selectStartingNow(sequence, seen, queuedOn, why, attempts);
+    decision.ifPresent(decided -> {
+      view.movedAway(queuedOn, sequence.sequenceId());
+      noteDispatch(decided, sequence, seen, nowMs);
+    });
+    return decision;
+  }
+
+  private void noteDispatch(final Decision decided, final RequestProfile sequence, final Heatmap seen,
+      final long nowMs) {
+    if (decided.dispatched()) {
+      view.dispatched(decided, sequence.sequenceId(), seen, nowMs);
+    }
   }
 }

@@ -88,9 +88,11 @@ public final class StallRouter {
         Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()), request.get().getIgnoreEos(),
         PrefixMatch.NONE, null);
     // An attempt that never joined the stream (it resumed behind it) did not fail on its instance.
-    final Optional<Decision> chosen = decider.decide(profile, request.get().getModel(), heatmap.current(),
-        stall.getInstanceId(), stall.getReason(), stall.getEpoch() - stall.getBehindAttempts(),
-        stall.getQuietMs() < holdMs, now);
+    final Optional<Decision> chosen = stall.getQueued()
+        ? decider.moveQueued(profile, request.get().getModel(), heatmap.current(), stall.getInstanceId(),
+            stall.getReason(), stall.getEpoch(), now)
+        : decider.decide(profile, request.get().getModel(), heatmap.current(), stall.getInstanceId(),
+            stall.getReason(), stall.getEpoch() - stall.getBehindAttempts(), stall.getQuietMs() < holdMs, now);
     if (chosen.isEmpty()) {
       // token-buffer reports the attempt again while it is stalled; it may find an instance then.
       LOG.debug("{} (epoch {}) stalled on {} ({}), quiet for {} ms; no other instance can take it yet",

@@ -123,6 +123,11 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
   }
 
   @Override
+  public boolean movesQueuedAttempts() {
+    return true;
+  }
+
+  @Override
   public boolean resumesOutsideALossyZone() {
     return true;
   }

@@ -44,6 +44,14 @@ public interface RoutingPolicy {
   }
 
   /**
+   * Whether an attempt that waits in its instance's queue far past its predicted first token moves
+   * to an instance that would start it at once, when one can (a Zerolayer feature).
+   */
+  default boolean movesQueuedAttempts() {
+    return false;
+  }
+
+  /**
    * Whether a stream cut away from an instance that loses packets resumes outside that
    * instance's zone while an instance of another zone can take it: the zone's network is the
    * likelier cause, and its other instances share it (a Zerolayer feature).

@@ -290,6 +290,26 @@ class DeciderTest {
   }
 
   @Test
+  void shouldMoveAnAttemptQueuedPastItsPredictionOnlyToAnInstanceThatStartsItAtOnce() {
+    final String why = "queued: no first token 9000 ms after the decision, against 4000 ms predicted";
+    final Heatmap everyoneQueues = heatmap(row("waiting", 1.0, 8), row("busy", 1.0, 3));
+
+    assertThat(decider.selectStartingNow(REQUEST, everyoneQueues, "waiting", why, 1))
+        .as("behind another queue it would wait again: it stays").isEmpty();
+
+    final InstanceScore lossy = row("lossy", 1.0, 0);
+    lossy.setZonePenalised(true);
+    final Heatmap spare = heatmap(row("waiting", 1.0, 8), row("busy", 1.0, 3), lossy, row("idle", 1.0, 0));
+    final Decision moved = decider.selectStartingNow(REQUEST, spare, "waiting", why, 1).orElseThrow();
+    assertThat(moved.instanceId()).isEqualTo("idle");
+    assertThat(moved.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
+    assertThat(decider.selectStartingNow(REQUEST, spare, "waiting", why, 4))
+        .as("every allowed attempt used: it stays").isEmpty();
+    assertThat(new Decider(new LeastOutstandingPolicy(), 1000, 4, 0)
+        .selectStartingNow(REQUEST, spare, "waiting", why, 1)).as("a comparison policy leaves it").isEmpty();
+  }
+
+  @Test
   void shouldKeepTheStreamsOfALossyInstanceWhoseCadenceTookItsWeightOutOfEveryQueueWhileTheyMayWait() {
     final InstanceScore lossy = row("lossy", 0.0, 0);
     lossy.setNetworkDegraded(true);

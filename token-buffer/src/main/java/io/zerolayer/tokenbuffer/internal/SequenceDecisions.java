@@ -117,6 +117,10 @@ public final class SequenceDecisions {
         .setLastEmittedMs(streaming ? current.getLastEmittedMs() : 0)
         .setRateTokensPerS(streaming ? current.getRateTokensPerS() : 0.0)
         .setLastHeartbeatMs(sameAttempt ? current.getLastHeartbeatMs() : 0)
+        // By token-buffer's clock, so that a router's clock skew moves no deadline; the prediction
+        // runs from the request's submission, so the deadline errs late by the decision's own time.
+        .setFirstTokenDueMs(decision.getPredictedTtftMs() == null ? 0
+            : nowMs + Math.round(decision.getPredictedTtftMs()))
         .setStallReportedEpoch(decided(current) ? current.getStallReportedEpoch() : 0)
         .setBehindAttempts(decided(current) ? current.getBehindAttempts() : 0)
         // A failure reported before the decision still counts for its attempt.

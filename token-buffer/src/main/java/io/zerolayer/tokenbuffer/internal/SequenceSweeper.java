@@ -145,7 +145,8 @@ public final class SequenceSweeper {
     if (reason != null) {
       window.reported(nowMs);
       sequences.put(key, SequenceState.newBuilder(sequence).setStallReportedEpoch(sequence.getEpoch()).build());
-      stalls.accept(key, stall(sequence, tokens.first(key, sequence.getTokenCount()), reason, nowMs));
+      stalls.accept(key, stall(sequence, tokens.first(key, sequence.getTokenCount()), reason, window.queued(),
+          nowMs));
     }
   }
 
@@ -162,7 +163,7 @@ public final class SequenceSweeper {
 
   /** The report a backup resumes from: the sequence's tokens so far go with it, for the engine to continue. */
   private static StallDetected stall(final SequenceState sequence, final List<String> prefix, final String reason,
-      final long nowMs) {
+      final boolean queued, final long nowMs) {
     return StallDetected.newBuilder()
         .setSequenceId(sequence.getSequenceId())
         .setEpoch(sequence.getEpoch())
@@ -175,6 +176,7 @@ public final class SequenceSweeper {
         .setStreamAttempt(sequence.getStreamAttempt())
         .setBehindAttempts(sequence.getBehindAttempts())
         .setReason(reason)
+        .setQueued(queued)
         .setRequestPartition(sequence.getRequestPartition())
         .setRequestOffset(sequence.getRequestOffset())
         .setDetectedAtMs(nowMs)

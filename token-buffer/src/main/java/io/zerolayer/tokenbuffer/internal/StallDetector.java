@@ -12,7 +12,9 @@ import java.time.Duration;
  * whole fleet slowed together, see {@link FleetPace}), or no token within the instance
  * timeout. Before an attempt's first token the whole-stream timeout applies instead, counted
  * from the worker's last heartbeat, since prefill and queueing legitimately take longer than
- * the gap between two tokens. An attempt reported stalled is checked again once per instance
+ * the gap between two tokens; one whose worker says it is alive but that still waits in its
+ * queue well past its predicted first token is reported as queued, for a router to move to an
+ * instance that would start it at once, if there is one. An attempt reported stalled is checked again once per instance
  * timeout for as long as no new attempt is decided for it (a router found no instance to take
  * it), and reported again while it is still stalled.
  */
@@ -47,6 +49,7 @@ public final class StallDetector {
     private int slowChecks;
     private long rateCheckedAtMs = -1;
     private long reportedAtMs = -1;
+    private boolean queued;
 
     /**
      * @param firstCheckedMs when this instance checks the sequence for the first time
@@ -63,6 +66,11 @@ public final class StallDetector {
     /** Notes that the sequence was reported stalled at {@code nowMs}. */
     void reported(final long nowMs) {
       reportedAtMs = nowMs;
+    }
+
+    /** Whether the last check found the attempt waiting in its queue past its allowance. */
+    boolean queued() {
+      return queued;
     }
 
     /** Whether the last window the rate rule measured was slow. */
@@ -82,6 +90,7 @@ public final class StallDetector {
    */
   String check(final SequenceState sequence, final Window window, final long nowMs, final String ownerTrouble,
       final boolean fleetSlow, final boolean readingLate) {
+    window.queued = false;
     if (sequence.getStatus() != SequenceStatus.STREAMING || sequence.getOwner() == null
         || sequence.getOutcome() == null || sequence.getFinishReason() != null) {
       return null;
@@ -102,11 +111,16 @@ public final class StallDetector {
       return null;
     }
     if (!started(sequence)) {
-      // Before its first token, an attempt whose worker says it is alive (queued) is not stalled.
       final long quietMs = nowMs - Math.max(Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs()),
           window.firstCheckedMs);
-      return quietMs > streamTimeoutMs ? "no first token and no word from the worker within " + streamTimeoutMs
-          + " ms" : null;
+      if (quietMs > streamTimeoutMs) {
+        return "no first token and no word from the worker within " + streamTimeoutMs + " ms";
+      }
+      // An attempt whose worker says it is alive waits in its instance's queue: not stalled, yet
+      // worth moving to an instance that would start it at once once it waits far past its prediction.
+      window.queued = pastAllowance(sequence, nowMs);
+      return window.queued ? "queued: no first token " + (nowMs - sequence.getLastProgressMs())
+          + " ms after the decision, against " + predictedFirstTokenMs(sequence) + " ms predicted" : null;
     }
     if (started(sequence) && nowMs - Math.max(sequence.getLastProgressMs(), window.firstCheckedMs)
         > instanceTimeoutMs) {
@@ -130,6 +144,22 @@ public final class StallDetector {
           100 * (1 - RATE_FLOOR), SLOW_CHECKS, sequence.getRateTokensPerS());
     }
     return null;
+  }
+
+  /**
+   * Whether an attempt without a first token waits past its allowance at {@code nowMs}: half its
+   * predicted time to the first token again, and at least the whole-stream timeout, so that a
+   * prediction's usual error moves nothing. No prediction, no allowance to pass.
+   */
+  private boolean pastAllowance(final SequenceState sequence, final long nowMs) {
+    final long predictedMs = predictedFirstTokenMs(sequence);
+    return sequence.getFirstTokenDueMs() > 0
+        && nowMs > sequence.getFirstTokenDueMs() + Math.max(streamTimeoutMs, predictedMs / 2);
+  }
+
+  /** The decided attempt's predicted time to its first token, from its decision (before its first token). */
+  private static long predictedFirstTokenMs(final SequenceState sequence) {
+    return Math.max(0, sequence.getFirstTokenDueMs() - sequence.getLastProgressMs());
   }
 
   /**

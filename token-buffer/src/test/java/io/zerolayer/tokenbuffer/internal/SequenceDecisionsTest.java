@@ -44,6 +44,17 @@ class SequenceDecisionsTest {
   }
 
   @Test
+  void shouldDueTheFirstTokenByTheDecisionsPredictionOnTokenBuffersClock() {
+    final RoutingDecision predicted = decision(1, RoutingOutcome.DIRECT);
+    predicted.setPredictedTtftMs(420.4);
+
+    assertThat(SequenceDecisions.decide(null, predicted, count -> List.of(), NOW).state().getFirstTokenDueMs())
+        .isEqualTo(NOW + 420);
+    assertThat(decide(null, decision(2, RoutingOutcome.CUTOVER)).state().getFirstTokenDueMs())
+        .as("a decision without a prediction sets no due time").isZero();
+  }
+
+  @Test
   void shouldHoldTokensThatArriveBeforeTheirDecisionAndEmitThemWithIt() {
     final Step held = SequenceLedger.accept(null, chunk(1, 0, "a", "b"), 0, NOW);
     assertThat(held.verdict()).isEqualTo(Verdict.HELD);

@@ -52,6 +52,39 @@ class StallDetectorTest {
   }
 
   @Test
+  void shouldReportAnAttemptQueuedPastHalfItsPredictionAgainAsQueued() {
+    // Decided at 1 s with 8 s predicted to the first token: due at 9 s, allowance 4 s; the worker
+    // keeps saying it is alive.
+    final SequenceState queued = streaming(0, 0.0, 1_000);
+    queued.setAttemptTokens(0);
+    queued.setFirstTokenDueMs(9_000);
+    queued.setLastHeartbeatMs(12_800);
+
+    assertThat(detector.check(queued, window, 13_000, null, false, false)).isNull();
+    assertThat(window.queued()).isFalse();
+    assertThat(detector.check(queued, window, 13_001, null, false, false))
+        .isEqualTo("queued: no first token 12001 ms after the decision, against 8000 ms predicted");
+    assertThat(window.queued()).isTrue();
+    assertThat(detector.check(queued, new StallDetector.Window(0), 13_001, "owner gpu-1 ejected by the heatmap",
+        false, false)).isEqualTo("owner gpu-1 ejected by the heatmap");
+  }
+
+  @Test
+  void shouldGiveAShortPredictionAtLeastTheWholeStreamTimeoutPastItsDueTime() {
+    final SequenceState queued = streaming(0, 0.0, 1_000);
+    queued.setAttemptTokens(0);
+    queued.setFirstTokenDueMs(1_200);
+    queued.setLastHeartbeatMs(4_000);
+
+    assertThat(detector.check(queued, window, 4_200, null, false, false)).isNull();
+    assertThat(detector.check(queued, window, 4_201, null, false, false)).startsWith("queued");
+    queued.setFirstTokenDueMs(0);
+    queued.setLastHeartbeatMs(59_800);
+    assertThat(detector.check(queued, new StallDetector.Window(0), 60_000, null, false, false))
+        .as("no prediction: a queued attempt whose worker speaks is never reported").isNull();
+  }
+
+  @Test
   void shouldReportARateDownMoreThan40PercentForThreeChecksInARow() {
     // 100 tokens/s is 10 per 100 ms check; 5 per check is a rate down 50 %
     detector.check(streaming(10, 100.0, 1_000), window, 1_000, null, false, false);
