@@ -30,8 +30,11 @@ final class Rehearsals {
   }
 
   /**
+   * What follows rehearsal {@code turn}.
+   *
    * @param turn the rehearsal just made, from 1
    * @param jitShare the share of its time the JIT compiled; empty when the JVM does not measure it
+   * @return measure, rehearse again, or measure anyway after the last allowed rehearsal
    */
   static Next after(final int turn, final OptionalDouble jitShare) {
     if (jitShare.isEmpty() || jitShare.getAsDouble() <= QUIET_JIT_SHARE) {

@@ -167,11 +167,17 @@ public final class Decider {
         + ") and no other instance can take the sequence"));
   }
 
+  /** Whether the policy moves an attempt queued far past its prediction (see {@link #selectStartingNow}). */
+  public boolean movesQueuedAttempts() {
+    return policy.movesQueuedAttempts();
+  }
+
   /**
    * Picks, for a policy that moves queued attempts, an instance that would start an attempt
    * waiting in {@code queuedOn}'s queue at once: the best warm one with no queue, outside a
    * lossy zone. None when no instance would, or when every allowed attempt is used: the attempt
-   * then stays where it waits, which costs the client nothing it would not have paid anyway.
+   * then stays where it waits, which costs the client nothing it would not have paid anyway. A
+   * move counts as one of the sequence's attempts.
    *
    * @param attempts the sequence's attempts so far, this one included
    */
@@ -184,9 +190,9 @@ public final class Decider {
       final InstanceScore row = heatmap.row(candidate.instanceId());
       if (!candidate.instanceId().equals(queuedOn) && !waitsForWarmUp(row) && !ScoreRows.lossy(row)
           && LatencyPredictor.queueWaitMs(heatmap, candidate.instanceId()) <= 0) {
-        return Optional.of(new Decision(RoutingOutcome.CUTOVER, candidate.instanceId(),
+        return Optional.of(warmIfChecked(new Decision(RoutingOutcome.CUTOVER, candidate.instanceId(),
             String.format("%s %s; moved to an instance that starts it at once, cost %.0f", queuedOn, why,
-                candidate.cost()), candidate.predictedLatencyMs(), null));
+                candidate.cost()), candidate.predictedLatencyMs(), null)));
       }
     }
     return Optional.empty();

@@ -50,6 +50,11 @@ public final class StallDecider {
     return decision;
   }
 
+  /** Whether the policy moves an attempt queued far past its prediction at all. */
+  public boolean movesQueuedAttempts() {
+    return decider.movesQueuedAttempts();
+  }
+
   /**
    * Moves an attempt that waits in its instance's queue far past its prediction to an instance
    * that starts it at once, if one would; none leaves it where it waits.

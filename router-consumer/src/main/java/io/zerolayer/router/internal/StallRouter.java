@@ -75,6 +75,11 @@ public final class StallRouter {
           stall.getEpoch(), stall.getReason());
       return;
     }
+    if (stall.getQueued() && !decider.movesQueuedAttempts()) {
+      // The policy leaves a queued attempt where it waits: no need to read its request.
+      meters.waited();
+      return;
+    }
     final Optional<InferenceRequest> request = lookup.find(stall.getRequestPartition(), stall.getRequestOffset());
     if (request.isEmpty()) {
       LOG.warn("Cannot cut over {} (epoch {}): its request at {}/{} is gone or unreadable", stall.getSequenceId(),
@@ -87,10 +92,10 @@ public final class StallRouter {
     final RequestProfile profile = new RequestProfile(stall.getSequenceId(), inputTokens,
         Math.max(1, request.get().getMaxOutputTokens() - stall.getNextIndex()), request.get().getIgnoreEos(),
         PrefixMatch.NONE, null);
-    // An attempt that never joined the stream (it resumed behind it) did not fail on its instance.
     final Optional<Decision> chosen = stall.getQueued()
         ? decider.moveQueued(profile, request.get().getModel(), heatmap.current(), stall.getInstanceId(),
             stall.getReason(), stall.getEpoch(), now)
+        // An attempt that never joined the stream (it resumed behind it) did not fail on its instance.
         : decider.decide(profile, request.get().getModel(), heatmap.current(), stall.getInstanceId(),
             stall.getReason(), stall.getEpoch() - stall.getBehindAttempts(), stall.getQuietMs() < holdMs, now);
     if (chosen.isEmpty()) {

@@ -299,10 +299,13 @@ class DeciderTest {
 
     final InstanceScore lossy = row("lossy", 1.0, 0);
     lossy.setZonePenalised(true);
+    assertThat(decider.selectStartingNow(REQUEST, heatmap(row("waiting", 1.0, 8), row("busy", 1.0, 3), lossy),
+        "waiting", why, 1)).as("only a lossy zone could start it: it stays").isEmpty();
     final Heatmap spare = heatmap(row("waiting", 1.0, 8), row("busy", 1.0, 3), lossy, row("idle", 1.0, 0));
     final Decision moved = decider.selectStartingNow(REQUEST, spare, "waiting", why, 1).orElseThrow();
     assertThat(moved.instanceId()).isEqualTo("idle");
     assertThat(moved.outcome()).isEqualTo(RoutingOutcome.CUTOVER);
+    assertThat(moved.expectsWarm()).as("handed back if the instance turns out to be loading").isTrue();
     assertThat(decider.selectStartingNow(REQUEST, spare, "waiting", why, 4))
         .as("every allowed attempt used: it stays").isEmpty();
     assertThat(new Decider(new LeastOutstandingPolicy(), 1000, 4, 0)

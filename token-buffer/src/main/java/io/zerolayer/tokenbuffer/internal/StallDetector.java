@@ -50,6 +50,7 @@ public final class StallDetector {
     private long rateCheckedAtMs = -1;
     private long reportedAtMs = -1;
     private boolean queued;
+    private boolean reportedQueued;
 
     /**
      * @param firstCheckedMs when this instance checks the sequence for the first time
@@ -63,9 +64,10 @@ public final class StallDetector {
       return rateCheckedAtMs == nowMs;
     }
 
-    /** Notes that the sequence was reported stalled at {@code nowMs}. */
+    /** Notes that the sequence was reported stalled at {@code nowMs}, by the check just made. */
     void reported(final long nowMs) {
       reportedAtMs = nowMs;
+      reportedQueued = queued;
     }
 
     /** Whether the last check found the attempt waiting in its queue past its allowance. */
@@ -95,8 +97,9 @@ public final class StallDetector {
         || sequence.getOutcome() == null || sequence.getFinishReason() != null) {
       return null;
     }
-    if (sequence.getStallReportedEpoch() >= sequence.getEpoch()
-        && nowMs - Math.max(window.reportedAtMs, window.firstCheckedMs) < instanceTimeoutMs) {
+    final boolean reportedLately = sequence.getStallReportedEpoch() >= sequence.getEpoch()
+        && nowMs - Math.max(window.reportedAtMs, window.firstCheckedMs) < instanceTimeoutMs;
+    if (reportedLately && !window.reportedQueued) {
       // Reported, and no new attempt decided yet: a router may be waiting for an instance to take
       // it. The attempt is checked again, and reported again if it is still stalled, after a while.
       return null;
@@ -110,20 +113,34 @@ public final class StallDetector {
     if (readingLate) {
       return null;
     }
-    if (!started(sequence)) {
-      final long quietMs = nowMs - Math.max(Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs()),
-          window.firstCheckedMs);
-      if (quietMs > streamTimeoutMs) {
-        return "no first token and no word from the worker within " + streamTimeoutMs + " ms";
-      }
-      // An attempt whose worker says it is alive waits in its instance's queue: not stalled, yet
-      // worth moving to an instance that would start it at once once it waits far past its prediction.
-      window.queued = pastAllowance(sequence, nowMs);
-      return window.queued ? "queued: no first token " + (nowMs - sequence.getLastProgressMs())
-          + " ms after the decision, against " + predictedFirstTokenMs(sequence) + " ms predicted" : null;
+    return started(sequence) ? whileStreaming(sequence, window, nowMs, fleetSlow)
+        : beforeFirstToken(sequence, window, nowMs, reportedLately);
+  }
+
+  /**
+   * The rules before the attempt's first token: silence, and a queue wait far past its prediction.
+   * An attempt whose worker says it is alive waits in its instance's queue, which is no stall, yet
+   * is worth moving to an instance that would start it at once once it waits far past its
+   * prediction. Only a fresh heartbeat says it still waits there (an engine that began its prefill
+   * stops them); a queued report that moved nothing is repeated once per instance timeout, and
+   * holds back none of the other rules meanwhile.
+   */
+  private String beforeFirstToken(final SequenceState sequence, final Window window, final long nowMs,
+      final boolean reportedLately) {
+    final long heardMs = Math.max(sequence.getLastProgressMs(), sequence.getLastHeartbeatMs());
+    if (nowMs - Math.max(heardMs, window.firstCheckedMs) > streamTimeoutMs) {
+      return "no first token and no word from the worker within " + streamTimeoutMs + " ms";
     }
-    if (started(sequence) && nowMs - Math.max(sequence.getLastProgressMs(), window.firstCheckedMs)
-        > instanceTimeoutMs) {
+    window.queued = !reportedLately && nowMs - sequence.getLastHeartbeatMs() <= instanceTimeoutMs
+        && pastAllowance(sequence, nowMs);
+    return window.queued ? "queued: no first token " + (nowMs - sequence.getLastProgressMs())
+        + " ms after the decision, against " + predictedFirstTokenMs(sequence) + " ms predicted" : null;
+  }
+
+  /** The rules once the attempt sent tokens: silence for the instance timeout, and the rate rule. */
+  private String whileStreaming(final SequenceState sequence, final Window window, final long nowMs,
+      final boolean fleetSlow) {
+    if (nowMs - Math.max(sequence.getLastProgressMs(), window.firstCheckedMs) > instanceTimeoutMs) {
       return "no token within " + instanceTimeoutMs + " ms";
     }
     if (window.measuredEpoch != sequence.getEpoch()) {

@@ -55,10 +55,7 @@ class StallDetectorTest {
   void shouldReportAnAttemptQueuedPastHalfItsPredictionAgainAsQueued() {
     // Decided at 1 s with 8 s predicted to the first token: due at 9 s, allowance 4 s; the worker
     // keeps saying it is alive.
-    final SequenceState queued = streaming(0, 0.0, 1_000);
-    queued.setAttemptTokens(0);
-    queued.setFirstTokenDueMs(9_000);
-    queued.setLastHeartbeatMs(12_800);
+    final SequenceState queued = queued(9_000, 12_800);
 
     assertThat(detector.check(queued, window, 13_000, null, false, false)).isNull();
     assertThat(window.queued()).isFalse();
@@ -70,11 +67,30 @@ class StallDetectorTest {
   }
 
   @Test
+  void shouldNotCallAnAttemptQueuedOnceItsWorkerStoppedSayingSo() {
+    // The engine began its prefill at 11.5 s: the worker's heartbeats stopped.
+    final SequenceState prefilling = queued(9_000, 11_500);
+
+    assertThat(detector.check(prefilling, window, 13_001, null, false, false)).isNull();
+  }
+
+  @Test
+  void shouldRepeatAQueuedReportOncePerInstanceTimeoutWithoutHoldingBackTheOtherRules() {
+    final SequenceState queued = queued(9_000, 13_500);
+    assertThat(detector.check(queued, window, 13_600, null, false, false)).startsWith("queued");
+    window.reported(13_600);
+    queued.setStallReportedEpoch(1);
+
+    assertThat(detector.check(queued, window, 14_000, null, false, false)).isNull();
+    assertThat(detector.check(queued, window, 14_000, "owner gpu-1 ejected by the heatmap", false, false))
+        .isEqualTo("owner gpu-1 ejected by the heatmap");
+    queued.setLastHeartbeatMs(14_500);
+    assertThat(detector.check(queued, window, 14_801, null, false, false)).startsWith("queued");
+  }
+
+  @Test
   void shouldGiveAShortPredictionAtLeastTheWholeStreamTimeoutPastItsDueTime() {
-    final SequenceState queued = streaming(0, 0.0, 1_000);
-    queued.setAttemptTokens(0);
-    queued.setFirstTokenDueMs(1_200);
-    queued.setLastHeartbeatMs(4_000);
+    final SequenceState queued = queued(1_200, 4_000);
 
     assertThat(detector.check(queued, window, 4_200, null, false, false)).isNull();
     assertThat(detector.check(queued, window, 4_201, null, false, false)).startsWith("queued");
@@ -183,6 +199,15 @@ class StallDetectorTest {
 
     assertThat(StallDetector.quietMs(started, 4_000)).isEqualTo(3_000);
     assertThat(StallDetector.quietMs(waiting, 4_000)).isEqualTo(2_500);
+  }
+
+  /** An attempt decided at 1 s without a token yet, due at {@code dueMs}, last heard of at {@code heardMs}. */
+  private static SequenceState queued(final long dueMs, final long heardMs) {
+    final SequenceState queued = streaming(0, 0.0, 1_000);
+    queued.setAttemptTokens(0);
+    queued.setFirstTokenDueMs(dueMs);
+    queued.setLastHeartbeatMs(heardMs);
+    return queued;
   }
 
   private static SequenceState streaming(final int tokens, final double rate, final long lastProgressMs) {
