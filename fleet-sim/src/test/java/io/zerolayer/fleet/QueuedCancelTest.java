@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -54,12 +55,9 @@ class QueuedCancelTest {
     assertThat(holder.get(5, TimeUnit.SECONDS)).isIn("stop", "length");
   }
 
-  private void awaitQueue(final int length) throws InterruptedException {
-    final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (gpu.sample(clock.millis()).orElseThrow().getQueueLength() != length) {
-      assertThat(System.nanoTime()).as("queue of " + length + " within 5 s").isLessThan(deadline);
-      Thread.sleep(5);
-    }
+  private void awaitQueue(final int length) {
+    Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(5, TimeUnit.MILLISECONDS)
+        .until(() -> gpu.sample(clock.millis()).orElseThrow().getQueueLength() == length);
   }
 
   private static void await(final CountDownLatch latch) {

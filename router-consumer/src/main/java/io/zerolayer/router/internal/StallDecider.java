@@ -40,7 +40,7 @@ public final class StallDecider {
   public Optional<Decision> decide(final RequestProfile sequence, final String model, final Heatmap heatmap,
       final String stalledInstance, final String why, final int failedAttempts, final boolean mayWait,
       final long nowMs) {
-    final Heatmap seen = ModelScope.of(model).applyTo(view.applyTo(heatmap, nowMs));
+    final Heatmap seen = seen(model, heatmap, nowMs);
     final Optional<Decision> decision = decider.selectBackup(sequence, seen, stalledInstance, why, failedAttempts,
         mayWait);
     decision.ifPresent(decided -> {
@@ -64,13 +64,18 @@ public final class StallDecider {
    */
   public Optional<Decision> moveQueued(final RequestProfile sequence, final String model, final Heatmap heatmap,
       final String queuedOn, final String why, final int attempts, final long nowMs) {
-    final Heatmap seen = ModelScope.of(model).applyTo(view.applyTo(heatmap, nowMs));
+    final Heatmap seen = seen(model, heatmap, nowMs);
     final Optional<Decision> decision = decider.selectStartingNow(sequence, seen, queuedOn, why, attempts);
     decision.ifPresent(decided -> {
       view.movedAway(queuedOn, sequence.sequenceId());
       noteDispatch(decided, sequence, seen, nowMs);
     });
     return decision;
+  }
+
+  /** The heatmap as this router sees it, cut down to the instances that serve {@code model}. */
+  private Heatmap seen(final String model, final Heatmap heatmap, final long nowMs) {
+    return ModelScope.of(model).applyTo(view.applyTo(heatmap, nowMs));
   }
 
   private void noteDispatch(final Decision decided, final RequestProfile sequence, final Heatmap seen,

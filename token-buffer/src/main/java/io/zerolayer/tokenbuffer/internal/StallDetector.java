@@ -14,9 +14,9 @@ import java.time.Duration;
  * from the worker's last heartbeat, since prefill and queueing legitimately take longer than
  * the gap between two tokens; one whose worker says it is alive but that still waits in its
  * queue well past its predicted first token is reported as queued, for a router to move to an
- * instance that would start it at once, if there is one. An attempt reported stalled is checked again once per instance
- * timeout for as long as no new attempt is decided for it (a router found no instance to take
- * it), and reported again while it is still stalled.
+ * instance that would start it at once, if there is one. An attempt reported stalled is checked
+ * again once per instance timeout for as long as no new attempt is decided for it (a router
+ * found no instance to take it), and reported again while it is still stalled.
  */
 public final class StallDetector {
 
