@@ -82,7 +82,7 @@ public final class OpenAiCompatibleEngine implements InferenceEngine, AutoClosea
     }
     final String prompt = task.getPrompt() + String.join("", prefix(task));
     final StreamedCompletion call = new StreamedCompletion(http, request(task, prompt, missing), json,
-        completions.toString(), sink);
+        completions.toString(), responseTimeout, sink);
     final ScheduledFuture<?> checks = cancelChecks.scheduleWithFixedDelay(call::stopIfCancelled,
         CANCEL_CHECK_INTERVAL_MS, CANCEL_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
     try {

@@ -11,6 +11,8 @@ import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -29,6 +31,7 @@ final class StreamedCompletion {
 
   private final ObjectMapper json;
   private final String server;
+  private final Duration responseTimeout;
   private final TokenSink sink;
   private final CompletableFuture<HttpResponse<InputStream>> pending;
   private final AtomicReference<InputStream> body = new AtomicReference<>();
@@ -37,11 +40,13 @@ final class StreamedCompletion {
    * Sends the request.
    *
    * @param server the URL the request goes to, for messages
+   * @param responseTimeout the request's timeout, for messages
    */
   StreamedCompletion(final HttpClient http, final HttpRequest request, final ObjectMapper json, final String server,
-      final TokenSink sink) {
+      final Duration responseTimeout, final TokenSink sink) {
     this.json = requireNonNull(json, "json");
     this.server = requireNonNull(server, "server");
+    this.responseTimeout = requireNonNull(responseTimeout, "responseTimeout");
     this.sink = requireNonNull(sink, "sink");
     this.pending = http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
   }
@@ -76,6 +81,11 @@ final class StreamedCompletion {
       if (sink.cancelled()) {
         return CANCELLED;
       }
+      if (e.getCause() instanceof HttpTimeoutException) {
+        throw new InferenceServerException("Inference server at " + server + " did not answer within "
+            + responseTimeout.toMillis() + " ms; check that it is running and not overloaded, or raise "
+            + EnvironmentConfig.variable(OpenAiWorkerConfig.RESPONSE_TIMEOUT_MS), e.getCause());
+      }
       throw new InferenceServerException("Inference server at " + server + " is not reachable or did not answer ("
           + e.getCause() + "); set " + EnvironmentConfig.variable(OpenAiWorkerConfig.BASE_URL)
           + " to the server's address and check that it is running", e.getCause());
@@ -90,6 +100,9 @@ final class StreamedCompletion {
       stopIfCancelled();
       return read(new ServerSentEvents(stream, sink::started));
     } catch (final IOException e) {
+      if (Thread.interrupted()) {
+        throw new InterruptedException("the task's thread was interrupted while reading " + server);
+      }
       if (sink.cancelled()) {
         return CANCELLED;
       }

@@ -153,6 +153,39 @@ class OpenAiCompatibleEngineTest {
     assertThat(sink.tokens()).isEmpty();
   }
 
+  @Test
+  void shouldNameTheTimeoutAndTheVariableWhenTheServerDoesNotAnswerInTime() throws Exception {
+    server.stallAfter(0);
+    try (OpenAiCompatibleEngine impatient = new OpenAiCompatibleEngine(server.baseUrl(), StandInCompletionServer.MODEL,
+        "", Duration.ofMillis(500), Duration.ofMillis(300), new SequencePrefixClient(tokenBuffer.url(),
+            StandInTokenBuffer.TOKEN, Duration.ofMillis(500), Duration.ZERO))) {
+      assertThatThrownBy(() -> impatient.generate(task(50, 0), new RecordingSink()))
+          .isInstanceOf(InferenceServerException.class)
+          .hasMessageContaining(server.baseUrl() + "/v1/completions did not answer within 300 ms")
+          .hasMessageContaining("ZEROLAYER_OPENAI_WORKER_RESPONSE_TIMEOUT_MS");
+    }
+  }
+
+  @Test
+  void shouldStopWithInterruptedExceptionWhenTheTaskThreadIsInterruptedWhileTheServerIsSilent() throws Exception {
+    server.stallAfter(2);
+    final CompletableFuture<Throwable> thrown = new CompletableFuture<>();
+    final Thread task = new Thread(() -> {
+      try {
+        engine.generate(task(500, 0), new RecordingSink());
+        thrown.complete(null);
+      } catch (final IOException | InterruptedException | RuntimeException e) {
+        thrown.complete(e);
+      }
+    });
+    task.start();
+    assertThat(server.stalled.await(10, TimeUnit.SECONDS)).isTrue();
+
+    task.interrupt();
+
+    assertThat(thrown.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+  }
+
   private String generate(final RecordingSink sink) {
     try {
       return engine.generate(task(500, 0), sink);
