@@ -35,6 +35,15 @@ public final class GatewayBenchReport {
           change(phase.gateway().tokensPerSecond(50), phase.direct().tokensPerSecond(50)),
           change(phase.gateway().tokensPerSecond(1), phase.direct().tokensPerSecond(1))));
     }
+    table.append(String.format(Locale.ROOT, "%nCores busy while each rate's measured requests were sent (both ways"
+        + " at once; the machine has %d):%n%n", Runtime.getRuntime().availableProcessors()));
+    table.append("| requests/s each way | the layer, the client and the engine (one JVM) | of which its JIT compilers"
+        + " | broker and registry |\n");
+    table.append("|---:|---:|---:|---:|\n");
+    for (final GatewayBenchmark.Phase phase : phases) {
+      table.append(String.format(Locale.ROOT, "| %d | %.2f | %.2f | %.2f |%n", phase.rate(), phase.ownCores(),
+          phase.compilerCores(), phase.childCores()));
+    }
     return table.toString();
   }
 

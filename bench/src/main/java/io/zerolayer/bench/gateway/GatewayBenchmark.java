@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The same streamed chat completions from one client, straight to an engine and through
@@ -38,8 +39,15 @@ public final class GatewayBenchmark {
     }
   }
 
-  /** One rate's figures, each way. */
-  public record Phase(int rate, PathFigures direct, PathFigures gateway) {
+  /**
+   * One rate's figures, each way, and the cores used while the measured requests were sent.
+   *
+   * @param ownCores cores this JVM used: the layer's apps, the client and the stand-in engine
+   * @param compilerCores of {@code ownCores}, those its JIT compilers used (NaN where the JVM does not say)
+   * @param childCores cores the broker and the schema registry used
+   */
+  public record Phase(int rate, PathFigures direct, PathFigures gateway, double ownCores, double compilerCores,
+      double childCores) {
   }
 
   private static final Duration DRAIN = Duration.ofSeconds(60);
@@ -78,31 +86,41 @@ public final class GatewayBenchmark {
       phase.gateway().errorKinds().forEach((kind, count) -> out.printf("    through Zerolayer, %d x %s%n", count,
           kind));
       phase.direct().errorKinds().forEach((kind, count) -> out.printf("    direct, %d x %s%n", count, kind));
+      out.printf("    cores busy while the measured requests were sent: %.2f in this JVM (the layer, the client and"
+          + " the engine; its JIT compilers %.2f), %.2f in the broker and registry%n", phase.ownCores(),
+          phase.compilerCores(), phase.childCores());
       phases.add(phase);
     }
     return phases;
   }
 
   private Phase phase(final int rate, final Plan plan) throws InterruptedException {
-    final Phase phase = new Phase(rate, new PathFigures(), new PathFigures());
+    final PathFigures directFigures = new PathFigures();
+    final PathFigures gatewayFigures = new PathFigures();
     final long periodNanos = TimeUnit.SECONDS.toNanos(1) / rate;
     final long warmupTicks = plan.warmup().toNanos() / periodNanos;
     final long ticks = warmupTicks + plan.duration().toNanos() / periodNanos;
     final CountDownLatch done = new CountDownLatch((int) ticks * 2);
     final AtomicInteger tick = new AtomicInteger();
+    final AtomicReference<CpuReading> measuredFrom = new AtomicReference<>();
+    final AtomicReference<CpuReading> measuredTo = new AtomicReference<>();
     final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
     try {
       clock.scheduleAtFixedRate(() -> {
         final int i = tick.getAndIncrement();
+        if (i == warmupTicks) {
+          measuredFrom.set(CpuReading.now());
+        }
         if (i >= ticks) {
+          measuredTo.compareAndSet(null, CpuReading.now());
           return;
         }
         final boolean measured = i >= warmupTicks;
         // Turns: which way goes first changes every tick.
         final boolean directFirst = i % 2 == 0;
-        send(directFirst ? direct : gateway, measured ? (directFirst ? phase.direct() : phase.gateway()) : null,
+        send(directFirst ? direct : gateway, measured ? (directFirst ? directFigures : gatewayFigures) : null,
             plan, i, done);
-        send(directFirst ? gateway : direct, measured ? (directFirst ? phase.gateway() : phase.direct()) : null,
+        send(directFirst ? gateway : direct, measured ? (directFirst ? gatewayFigures : directFigures) : null,
             plan, i, done);
       }, 0, periodNanos, TimeUnit.NANOSECONDS);
       if (!done.await(plan.warmup().plus(plan.duration()).plus(DRAIN).toMillis(), TimeUnit.MILLISECONDS)) {
@@ -112,7 +130,10 @@ public final class GatewayBenchmark {
     } finally {
       clock.shutdownNow();
     }
-    return phase;
+    final CpuReading from = measuredFrom.get();
+    final CpuReading to = measuredTo.get() != null ? measuredTo.get() : CpuReading.now();
+    return new Phase(rate, directFigures, gatewayFigures, to.ownCoresSince(from), to.compilerCoresSince(from),
+        to.childCoresSince(from));
   }
 
   /** Sends one request; its figures go to {@code figures}, or nowhere during the warm-up. */
