@@ -53,6 +53,7 @@ final class WorkerOutput implements AutoCloseable {
   private final String stallTopic;
   /** Runs what waits for a chunk's acknowledgement, off the producer's thread, which must never wait for a lock. */
   private final Executor acknowledgements;
+  private volatile boolean closing;
 
   WorkerOutput(final ClusterSettings cluster, final ContractSerdes serdes) {
     this(new KafkaProducer<>(producerProperties(cluster), new StringSerializer(), serdes.anyRecordSerializer()),
@@ -140,6 +141,12 @@ final class WorkerOutput implements AutoCloseable {
 
   private void send(final ProducerRecord<String, SpecificRecord> record, final Consumer<Exception> failed,
       final Runnable answered) {
+    if (closing) {
+      // Acknowledgements of the last chunks still arrive while the producer flushes; what they would
+      // send now is left, like the rest of the worker's streams, to token-buffer and a backup.
+      LOG.debug("A record for {} not sent: the worker is closing", record.topic());
+      return;
+    }
     try {
       producer.send(record, (metadata, error) -> {
         REPORT.onCompletion(metadata, error);
@@ -161,6 +168,7 @@ final class WorkerOutput implements AutoCloseable {
 
   @Override
   public void close() {
+    closing = true;
     producer.close(Duration.ofSeconds(5));
     if (acknowledgements instanceof ExecutorService own) {
       own.shutdown();

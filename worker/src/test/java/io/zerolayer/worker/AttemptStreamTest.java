@@ -46,6 +46,22 @@ class AttemptStreamTest {
   }
 
   @Test
+  void shouldSendNothingMoreWhenTheBrokerAnswersAChunkWhileTheWorkerCloses() {
+    final WorkerOutput output = new WorkerOutput(producer, TopicCatalogue.unprefixed());
+    final AttemptStream closing = new AttemptStream(task(), new AttemptRecords(task()), output, failures::add,
+        () -> nowMs);
+    closing.emit(List.of("a"));
+    closing.emit(List.of("b"));
+
+    output.close();
+    producer.completeNext();
+
+    assertThat(chunks()).as("the waiting token is left to a backup").extracting(TokenChunk::getTokens)
+        .containsExactly(List.of("a"));
+    assertThat(failures).isEmpty();
+  }
+
+  @Test
   void shouldHoldTokensNoLongerThanTheHoldWhenTheBrokerAnswersSlowly() {
     stream.emit(List.of("a"));
     stream.emit(List.of("b"));
