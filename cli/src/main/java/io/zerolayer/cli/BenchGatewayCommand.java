@@ -45,8 +45,13 @@ final class BenchGatewayCommand implements Callable<Integer> {
   private Duration duration;
 
   @Option(names = "--warmup", defaultValue = "5s", converter = DurationConverter.class,
-      description = "How long each rate runs before it is measured. Default: ${DEFAULT-VALUE}.")
+      description = "How long each rate runs at least before it is measured. Default: ${DEFAULT-VALUE}.")
   private Duration warmup;
+
+  @Option(names = "--max-warmup", defaultValue = "180s", converter = DurationConverter.class,
+      description = "How long each rate may run before it is measured while this JVM's JIT compilers are still"
+          + " busy (more than 15 % of the last 10 s). Default: ${DEFAULT-VALUE}.")
+  private Duration maxWarmup;
 
   @Option(names = "--output-tokens", defaultValue = "64",
       description = "Tokens of every answer. Default: ${DEFAULT-VALUE}.")
@@ -77,7 +82,8 @@ final class BenchGatewayCommand implements Callable<Integer> {
         "gateway-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     final TenantDirectory tenants = TenantDirectory.of(List.of(
         new Tenant(TENANT, Tenant.hashKey(API_KEY), 10_000, 100_000_000, 2)));
-    final GatewayBenchmark.Plan plan = new GatewayBenchmark.Plan(rates, duration, warmup, outputTokens, Fleet.MODEL);
+    final GatewayBenchmark.Plan plan = new GatewayBenchmark.Plan(rates, duration, warmup, maxWarmup, outputTokens,
+        Fleet.MODEL);
     try (LocalDeployment deployment = new LocalDeployment(System.out)) {
       deployment.start(workDir, 0, 1, tenants, 0, false);
       try (ContractSerdes serdes = new ContractSerdes(deployment.settings().serdes());

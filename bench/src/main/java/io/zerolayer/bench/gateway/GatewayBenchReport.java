@@ -1,5 +1,6 @@
 package io.zerolayer.bench.gateway;
 
+import io.zerolayer.bench.Rehearsals;
 import java.util.List;
 import java.util.Locale;
 
@@ -35,14 +36,15 @@ public final class GatewayBenchReport {
           change(phase.gateway().tokensPerSecond(50), phase.direct().tokensPerSecond(50)),
           change(phase.gateway().tokensPerSecond(1), phase.direct().tokensPerSecond(1))));
     }
-    table.append(String.format(Locale.ROOT, "%nCores busy while each rate's measured requests were sent (both ways"
-        + " at once; the machine has %d):%n%n", Runtime.getRuntime().availableProcessors()));
-    table.append("| requests/s each way | the layer, the client and the engine (one JVM) | of which its JIT compilers"
-        + " | broker and registry |\n");
-    table.append("|---:|---:|---:|---:|\n");
+    table.append(String.format(Locale.ROOT, "%nEach rate's warm-up (longer while the JIT compiled more than %.0f %%"
+        + " of the last 10 s), and the cores busy while its measured requests were sent (both ways at once; the"
+        + " machine has %d):%n%n", 100 * Rehearsals.QUIET_JIT_SHARE, Runtime.getRuntime().availableProcessors()));
+    table.append("| requests/s each way | warm-up s | the layer, the client and the engine (one JVM) | of which its"
+        + " JIT compilers | broker and registry |\n");
+    table.append("|---:|---:|---:|---:|---:|\n");
     for (final GatewayBenchmark.Phase phase : phases) {
-      table.append(String.format(Locale.ROOT, "| %d | %.2f | %.2f | %.2f |%n", phase.rate(), phase.ownCores(),
-          phase.compilerCores(), phase.childCores()));
+      table.append(String.format(Locale.ROOT, "| %d | %d | %.2f | %.2f | %.2f |%n", phase.rate(),
+          phase.warmedUp().toSeconds(), phase.ownCores(), phase.compilerCores(), phase.childCores()));
     }
     return table.toString();
   }

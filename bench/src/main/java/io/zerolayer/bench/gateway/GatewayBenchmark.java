@@ -3,6 +3,8 @@ package io.zerolayer.bench.gateway;
 import static java.util.Objects.requireNonNull;
 
 import dev.langchain4j.data.message.UserMessage;
+import io.zerolayer.bench.JitClock;
+import io.zerolayer.bench.Rehearsals;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
@@ -11,12 +13,14 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -30,27 +34,36 @@ public final class GatewayBenchmark {
   /**
    * @param rates requests a second each way, one phase each
    * @param duration how long each phase is measured
-   * @param warmup how long each phase runs before it is measured
+   * @param warmup how long each phase runs at least before it is measured
+   * @param maxWarmup how long each phase may run before it is measured while the JIT is still at work
    * @param outputTokens tokens of every answer (the engine always generates them all)
    */
-  public record Plan(List<Integer> rates, Duration duration, Duration warmup, int outputTokens, String model) {
+  public record Plan(List<Integer> rates, Duration duration, Duration warmup, Duration maxWarmup, int outputTokens,
+      String model) {
     public Plan {
       rates = List.copyOf(rates);
+      if (maxWarmup.compareTo(warmup) < 0) {
+        throw new IllegalArgumentException("The longest warm-up (" + maxWarmup.toSeconds()
+            + " s) is shorter than the warm-up (" + warmup.toSeconds() + " s): give --max-warmup at least --warmup");
+      }
     }
   }
 
   /**
    * One rate's figures, each way, and the cores used while the measured requests were sent.
    *
+   * @param warmedUp how long the rate ran before it was measured
    * @param ownCores cores this JVM used: the layer's apps, the client and the stand-in engine
    * @param compilerCores of {@code ownCores}, those its JIT compilers used (NaN where the JVM does not say)
    * @param childCores cores the broker and the schema registry used
    */
-  public record Phase(int rate, PathFigures direct, PathFigures gateway, double ownCores, double compilerCores,
-      double childCores) {
+  public record Phase(int rate, PathFigures direct, PathFigures gateway, Duration warmedUp, double ownCores,
+      double compilerCores, double childCores) {
   }
 
   private static final Duration DRAIN = Duration.ofSeconds(60);
+  /** How long each look at the JIT's work lasts while warming up. */
+  private static final Duration JIT_SLICE = Duration.ofSeconds(10);
 
   private final OpenAiStreamingChatModel direct;
   private final OpenAiStreamingChatModel gateway;
@@ -77,8 +90,8 @@ public final class GatewayBenchmark {
   public List<Phase> run(final Plan plan) throws InterruptedException {
     final List<Phase> phases = new ArrayList<>();
     for (final int rate : plan.rates()) {
-      out.printf("==> %d requests/s each way: %d s warm-up, %d s measured%n", rate, plan.warmup().toSeconds(),
-          plan.duration().toSeconds());
+      out.printf("==> %d requests/s each way: %d s warm-up (up to %d s while the JIT is at work), %d s measured%n",
+          rate, plan.warmup().toSeconds(), plan.maxWarmup().toSeconds(), plan.duration().toSeconds());
       final Phase phase = phase(rate, plan);
       out.printf("    direct %d answered (%d errors), through Zerolayer %d answered (%d refused at the door,"
           + " %d errors)%n", phase.direct().answered(), phase.direct().errors(), phase.gateway().answered(),
@@ -98,47 +111,98 @@ public final class GatewayBenchmark {
     final PathFigures directFigures = new PathFigures();
     final PathFigures gatewayFigures = new PathFigures();
     final long periodNanos = TimeUnit.SECONDS.toNanos(1) / rate;
-    final long warmupTicks = plan.warmup().toNanos() / periodNanos;
-    final long ticks = warmupTicks + plan.duration().toNanos() / periodNanos;
-    final CountDownLatch done = new CountDownLatch((int) ticks * 2);
-    final AtomicInteger tick = new AtomicInteger();
+    final long measuredTicks = plan.duration().toNanos() / periodNanos;
+    final AtomicLong tick = new AtomicLong();
+    // The first measured tick: none until the warm-up is over.
+    final AtomicLong measureFrom = new AtomicLong(Long.MAX_VALUE);
+    final AtomicInteger open = new AtomicInteger();
     final AtomicReference<CpuReading> measuredFrom = new AtomicReference<>();
     final AtomicReference<CpuReading> measuredTo = new AtomicReference<>();
+    final CountDownLatch sent = new CountDownLatch(1);
     final ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+    final Duration warmedUp;
     try {
       clock.scheduleAtFixedRate(() -> {
-        final int i = tick.getAndIncrement();
-        if (i == warmupTicks) {
-          measuredFrom.set(CpuReading.now());
-        }
-        if (i >= ticks) {
-          measuredTo.compareAndSet(null, CpuReading.now());
+        final long i = tick.getAndIncrement();
+        final long from = measureFrom.get();
+        final boolean measured = i >= from;
+        if (measured && i - from >= measuredTicks) {
+          if (measuredTo.compareAndSet(null, CpuReading.now())) {
+            sent.countDown();
+          }
           return;
         }
-        final boolean measured = i >= warmupTicks;
+        if (measured) {
+          measuredFrom.compareAndSet(null, CpuReading.now());
+        }
         // Turns: which way goes first changes every tick.
         final boolean directFirst = i % 2 == 0;
         send(directFirst ? direct : gateway, measured ? (directFirst ? directFigures : gatewayFigures) : null,
-            plan, i, done);
+            plan, i, open);
         send(directFirst ? gateway : direct, measured ? (directFirst ? gatewayFigures : directFigures) : null,
-            plan, i, done);
+            plan, i, open);
       }, 0, periodNanos, TimeUnit.NANOSECONDS);
-      if (!done.await(plan.warmup().plus(plan.duration()).plus(DRAIN).toMillis(), TimeUnit.MILLISECONDS)) {
-        out.printf("    %d answers still open after the %d s drain; counted as errors%n", done.getCount(),
+      warmedUp = warmUp(plan);
+      measureFrom.set(tick.get() + 1);
+      if (!sent.await(plan.duration().plus(DRAIN).toMillis(), TimeUnit.MILLISECONDS)) {
+        out.printf("    the measured requests were not all sent within %d s of the warm-up's end%n",
+            plan.duration().plus(DRAIN).toSeconds());
+        measuredTo.compareAndSet(null, CpuReading.now());
+      }
+      final long drainUntil = System.nanoTime() + DRAIN.toNanos();
+      while (open.get() > 0 && System.nanoTime() - drainUntil < 0) {
+        TimeUnit.MILLISECONDS.sleep(100);
+      }
+      if (open.get() > 0) {
+        out.printf("    %d answers still open after the %d s drain; counted as errors%n", open.get(),
             DRAIN.toSeconds());
       }
     } finally {
       clock.shutdownNow();
     }
     final CpuReading from = measuredFrom.get();
-    final CpuReading to = measuredTo.get() != null ? measuredTo.get() : CpuReading.now();
-    return new Phase(rate, directFigures, gatewayFigures, to.ownCoresSince(from), to.compilerCoresSince(from),
-        to.childCoresSince(from));
+    final CpuReading to = measuredTo.get();
+    return new Phase(rate, directFigures, gatewayFigures, warmedUp, to.ownCoresSince(from),
+        to.compilerCoresSince(from), to.childCoresSince(from));
+  }
+
+  /**
+   * Runs the plan's warm-up, then goes on {@link #JIT_SLICE} at a time while this JVM's JIT
+   * compiled more than {@link Rehearsals#QUIET_JIT_SHARE} of the last one, up to the plan's
+   * longest warm-up: on two cores a JIT still at work takes most of one, and the figures would
+   * measure the compilers rather than the layer.
+   *
+   * @return how long it warmed up
+   */
+  private Duration warmUp(final Plan plan) throws InterruptedException {
+    final Duration before = plan.warmup().compareTo(JIT_SLICE) > 0 ? plan.warmup().minus(JIT_SLICE) : Duration.ZERO;
+    TimeUnit.MILLISECONDS.sleep(before.toMillis());
+    Duration warmed = before;
+    while (true) {
+      final OptionalLong compiledBefore = JitClock.compiledMillis();
+      TimeUnit.MILLISECONDS.sleep(JIT_SLICE.toMillis());
+      warmed = warmed.plus(JIT_SLICE);
+      final OptionalLong compiled = JitClock.since(compiledBefore);
+      final double share = compiled.isPresent() ? (double) compiled.getAsLong() / JIT_SLICE.toMillis() : 0;
+      if (warmed.compareTo(plan.warmup()) < 0) {
+        continue;
+      }
+      if (share <= Rehearsals.QUIET_JIT_SHARE || warmed.compareTo(plan.maxWarmup()) >= 0) {
+        if (share > Rehearsals.QUIET_JIT_SHARE) {
+          out.printf("    the JIT still compiled %.0f %% of the last %d s after %d s; measuring anyway%n", 100 * share,
+              JIT_SLICE.toSeconds(), warmed.toSeconds());
+        }
+        return warmed;
+      }
+      out.printf("    the JIT compiled %.0f %% of the last %d s; warming on (%d s so far)%n", 100 * share,
+          JIT_SLICE.toSeconds(), warmed.toSeconds());
+    }
   }
 
   /** Sends one request; its figures go to {@code figures}, or nowhere during the warm-up. */
   private static void send(final OpenAiStreamingChatModel model, final PathFigures figures, final Plan plan,
-      final int index, final CountDownLatch done) {
+      final long index, final AtomicInteger open) {
+    open.incrementAndGet();
     final StreamTiming timing = new StreamTiming(System.nanoTime());
     // The first end counts: a client may report the connection closing after the answer ended.
     final AtomicBoolean ended = new AtomicBoolean();
@@ -158,7 +222,7 @@ public final class GatewayBenchmark {
         if (figures != null) {
           figures.add(timing, plan.outputTokens());
         }
-        done.countDown();
+        open.decrementAndGet();
       }
 
       @Override
@@ -169,7 +233,7 @@ public final class GatewayBenchmark {
         if (figures != null) {
           figures.error(error);
         }
-        done.countDown();
+        open.decrementAndGet();
       }
     });
   }
