@@ -8,6 +8,7 @@ import java.util.OptionalDouble;
  * busy it stays, or after one when the JVM does not say how long its JIT compiles. On this 2-core
  * machine one rehearsal left the first measured run sharing the cores with a JIT compiling about a
  * third of the time; from the third rehearsal on the share stays at 4 to 14 %, as in measured runs.
+ * The latency and gateway benches hold their warm-ups to the same share ({@link JitQuiet}).
  */
 public final class Rehearsals {
 

@@ -31,14 +31,19 @@ public final class WaterfallBenchmark {
    *
    * @param rates requests per second of each phase, in order
    * @param measured how long each phase is measured, after its warm-up
-   * @param warmup how long each phase runs before it is measured
+   * @param warmup how long each phase runs at least before it is measured
+   * @param maxWarmup how long each phase may run before it is measured while the JIT is at work
+   *     ({@link JitQuiet})
    * @param outputTokens the most tokens a phase's request asks for (it stops between half and all)
    * @param longAnswers how many long answers the last phase asks for, one a second
    * @param longOutputTokens the most tokens a long answer asks for
    * @param tenant the tenant the requests name, and its API key
    */
-  public record Plan(List<Integer> rates, Duration measured, Duration warmup, int outputTokens, int longAnswers,
-      int longOutputTokens, String tenant, String apiKey) {
+  public record Plan(List<Integer> rates, Duration measured, Duration warmup, Duration maxWarmup, int outputTokens,
+      int longAnswers, int longOutputTokens, String tenant, String apiKey) {
+    public Plan {
+      JitQuiet.check(warmup, maxWarmup);
+    }
   }
 
   /**
@@ -100,46 +105,52 @@ public final class WaterfallBenchmark {
         WaterfallProbe probe = new WaterfallProbe(cluster, serdes);
         FloorProbe floor = new FloorProbe(cluster)) {
       for (final int rate : plan.rates()) {
-        phases.add(phase(String.format(Locale.ROOT, "%d requests/s", rate), false, rate, plan.warmup(),
-            plan.measured(), plan.outputTokens(), plan, probe, floor));
+        phases.add(phase(String.format(Locale.ROOT, "%d requests/s", rate), false, rate,
+            new JitQuiet(plan.warmup(), plan.maxWarmup(), out), plan.measured(), plan.outputTokens(), plan, probe,
+            floor));
       }
       if (plan.longAnswers() > 0) {
-        phases.add(phase(plan.longAnswers() + " long answers", true, 1, Duration.ZERO,
+        phases.add(phase(plan.longAnswers() + " long answers", true, 1, new JitQuiet(Duration.ZERO, Duration.ZERO, out),
             Duration.ofSeconds(plan.longAnswers()), plan.longOutputTokens(), plan, probe, floor));
       }
     }
     return phases;
   }
 
-  private Phase phase(final String label, final boolean longAnswers, final int rate, final Duration warmup,
+  /** @param quiet says when the warm-up ends; it starts with the phase's first request */
+  private Phase phase(final String label, final boolean longAnswers, final int rate, final JitQuiet quiet,
       final Duration measured, final int outputTokens, final Plan plan, final WaterfallProbe probe,
       final FloorProbe floor) throws Exception {
-    final int warmupCount = (int) (rate * warmup.toMillis() / 1000);
-    final int total = warmupCount + (int) (rate * measured.toMillis() / 1000);
-    out.printf(Locale.ROOT, "==> %s: %d requests (%d warm-up), answers of up to %d tokens%n", label, total,
-        warmupCount, outputTokens);
+    final int measuredCount = (int) (rate * measured.toMillis() / 1000);
+    out.printf(Locale.ROOT, "==> %s: a warm-up, then %d measured requests, answers of up to %d tokens%n", label,
+        measuredCount, outputTokens);
     final long bytesBefore = changelog.now();
     final List<String> measuredIds = new ArrayList<>();
     final List<CompletableFuture<Response>> all = new ArrayList<>();
-    final Progress progress = new Progress(out, label, total, "requests sent");
     final long intervalNanos = TimeUnit.SECONDS.toNanos(1) / rate;
     final long start = System.nanoTime();
     long measuredFromMs = Long.MAX_VALUE;
     RouterTransactions.Totals routerBefore = router.now();
-    for (int i = 0; i < total; i++) {
+    Progress progress = null;
+    int warmupCount = -1;
+    for (int i = 0; warmupCount < 0 || i < warmupCount + measuredCount; i++) {
       TimeUnit.NANOSECONDS.sleep(Math.max(0, start + i * intervalNanos - System.nanoTime()));
       final String id = "waterfall-" + Long.toString(System.nanoTime(), 36) + "-" + i;
-      if (i == warmupCount) {
+      if (warmupCount < 0 && quiet.warmEnough()) {
+        warmupCount = i;
+        out.printf(Locale.ROOT, "    warmed up with %d requests in %d s%n", i, quiet.warmed().toSeconds());
         measuredFromMs = System.currentTimeMillis();
         routerBefore = router.now();
+        progress = new Progress(out, label, measuredCount, "measured requests sent");
       }
       final CompletableFuture<Response> response = probe.submit(request(id, outputTokens, i, plan));
       floor.send(id);
       all.add(response);
-      if (i >= warmupCount) {
+      if (progress != null) {
         measuredIds.add(id);
+        progress.update(i + 1 - warmupCount, () -> all.stream().filter(CompletableFuture::isDone).count()
+            + " answered");
       }
-      progress.update(i + 1, () -> all.stream().filter(CompletableFuture::isDone).count() + " answered");
     }
     final long measuredToMs = System.currentTimeMillis();
     final RouterTransactions.Totals routerWhileMeasured = router.now().since(routerBefore);

@@ -47,8 +47,13 @@ final class BenchLatencyCommand implements Callable<Integer> {
   private Duration duration;
 
   @Option(names = "--warmup", defaultValue = "3s", converter = DurationConverter.class,
-      description = "How long each rate runs before it is measured. Default: ${DEFAULT-VALUE}.")
+      description = "How long each rate runs at least before it is measured. Default: ${DEFAULT-VALUE}.")
   private Duration warmup;
+
+  @Option(names = "--max-warmup", defaultValue = "180s", converter = DurationConverter.class,
+      description = "How long each rate may run before it is measured while this JVM's JIT compilers are still"
+          + " busy (more than 15 % of the last 10 s). Default: ${DEFAULT-VALUE}.")
+  private Duration maxWarmup;
 
   @Option(names = "--output-tokens", defaultValue = "64",
       description = "Most tokens a request asks for (answers stop between half and all). Default: ${DEFAULT-VALUE}.")
@@ -94,8 +99,8 @@ final class BenchLatencyCommand implements Callable<Integer> {
       try (Admin admin = Admin.create(deployment.settings().clientProperties())) {
         phases = new WaterfallBenchmark(deployment.settings(), new ChangelogBytes(admin, changelogs),
             URI.create(deployment.pipeline().metricsUrls().get("router")), System.out)
-            .run(new WaterfallBenchmark.Plan(rates, duration, warmup, outputTokens, longAnswers, longOutputTokens,
-                TENANT, API_KEY));
+            .run(new WaterfallBenchmark.Plan(rates, duration, warmup, maxWarmup, outputTokens, longAnswers,
+                longOutputTokens, TENANT, API_KEY));
       }
       final String table = new WaterfallReport(TypedCommandLine.of(spec)).render(phases);
       Files.createDirectories(results);

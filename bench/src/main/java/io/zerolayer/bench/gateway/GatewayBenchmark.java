@@ -3,8 +3,7 @@ package io.zerolayer.bench.gateway;
 import static java.util.Objects.requireNonNull;
 
 import dev.langchain4j.data.message.UserMessage;
-import io.zerolayer.bench.JitClock;
-import io.zerolayer.bench.Rehearsals;
+import io.zerolayer.bench.JitQuiet;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
@@ -13,7 +12,6 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,10 +40,7 @@ public final class GatewayBenchmark {
       String model) {
     public Plan {
       rates = List.copyOf(rates);
-      if (maxWarmup.compareTo(warmup) < 0) {
-        throw new IllegalArgumentException("The longest warm-up (" + maxWarmup.toSeconds()
-            + " s) is shorter than the warm-up (" + warmup.toSeconds() + " s): give --max-warmup at least --warmup");
-      }
+      JitQuiet.check(warmup, maxWarmup);
     }
   }
 
@@ -62,8 +57,6 @@ public final class GatewayBenchmark {
   }
 
   private static final Duration DRAIN = Duration.ofSeconds(60);
-  /** How long each look at the JIT's work lasts while warming up. */
-  private static final Duration JIT_SLICE = Duration.ofSeconds(10);
 
   private final OpenAiStreamingChatModel direct;
   private final OpenAiStreamingChatModel gateway;
@@ -166,37 +159,13 @@ public final class GatewayBenchmark {
         to.compilerCoresSince(from), to.childCoresSince(from));
   }
 
-  /**
-   * Runs the plan's warm-up, then goes on {@link #JIT_SLICE} at a time while this JVM's JIT
-   * compiled more than {@link Rehearsals#QUIET_JIT_SHARE} of the last one, up to the plan's
-   * longest warm-up: on two cores a JIT still at work takes most of one, and the figures would
-   * measure the compilers rather than the layer.
-   *
-   * @return how long it warmed up
-   */
+  /** Runs until {@link JitQuiet} says the warm-up may end; how long it ran. */
   private Duration warmUp(final Plan plan) throws InterruptedException {
-    final Duration before = plan.warmup().compareTo(JIT_SLICE) > 0 ? plan.warmup().minus(JIT_SLICE) : Duration.ZERO;
-    TimeUnit.MILLISECONDS.sleep(before.toMillis());
-    Duration warmed = before;
-    while (true) {
-      final OptionalLong compiledBefore = JitClock.compiledMillis();
-      TimeUnit.MILLISECONDS.sleep(JIT_SLICE.toMillis());
-      warmed = warmed.plus(JIT_SLICE);
-      final OptionalLong compiled = JitClock.since(compiledBefore);
-      final double share = compiled.isPresent() ? (double) compiled.getAsLong() / JIT_SLICE.toMillis() : 0;
-      if (warmed.compareTo(plan.warmup()) < 0) {
-        continue;
-      }
-      if (share <= Rehearsals.QUIET_JIT_SHARE || warmed.compareTo(plan.maxWarmup()) >= 0) {
-        if (share > Rehearsals.QUIET_JIT_SHARE) {
-          out.printf("    the JIT still compiled %.0f %% of the last %d s after %d s; measuring anyway%n", 100 * share,
-              JIT_SLICE.toSeconds(), warmed.toSeconds());
-        }
-        return warmed;
-      }
-      out.printf("    the JIT compiled %.0f %% of the last %d s; warming on (%d s so far)%n", 100 * share,
-          JIT_SLICE.toSeconds(), warmed.toSeconds());
+    final JitQuiet quiet = new JitQuiet(plan.warmup(), plan.maxWarmup(), out);
+    while (!quiet.warmEnough()) {
+      TimeUnit.MILLISECONDS.sleep(100);
     }
+    return quiet.warmed();
   }
 
   /** Sends one request; its figures go to {@code figures}, or nowhere during the warm-up. */
