@@ -17,14 +17,14 @@ import java.util.Optional;
  */
 public final class StallDecider {
 
-  private final Decider decider;
+  private final BackupSelector backups;
   private final LocalView view;
 
   /**
    * @param view this router's own dispatches and cut-aways, shared with the request path
    */
   public StallDecider(final Decider decider, final LocalView view) {
-    this.decider = requireNonNull(decider, "decider");
+    this.backups = new BackupSelector(decider);
     this.view = requireNonNull(view, "view");
   }
 
@@ -41,7 +41,7 @@ public final class StallDecider {
       final String stalledInstance, final String why, final int failedAttempts, final boolean mayWait,
       final long nowMs) {
     final Heatmap seen = seen(model, heatmap, nowMs);
-    final Optional<Decision> decision = decider.selectBackup(sequence, seen, stalledInstance, why, failedAttempts,
+    final Optional<Decision> decision = backups.selectBackup(sequence, seen, stalledInstance, why, failedAttempts,
         mayWait);
     decision.ifPresent(decided -> {
       view.cutAway(stalledInstance, sequence.sequenceId(), nowMs);
@@ -52,7 +52,7 @@ public final class StallDecider {
 
   /** Whether the policy moves an attempt queued far past its prediction at all. */
   public boolean movesQueuedAttempts() {
-    return decider.movesQueuedAttempts();
+    return backups.movesQueuedAttempts();
   }
 
   /**
@@ -65,7 +65,7 @@ public final class StallDecider {
   public Optional<Decision> moveQueued(final RequestProfile sequence, final String model, final Heatmap heatmap,
       final String queuedOn, final String why, final int attempts, final long nowMs) {
     final Heatmap seen = seen(model, heatmap, nowMs);
-    final Optional<Decision> decision = decider.selectStartingNow(sequence, seen, queuedOn, why, attempts);
+    final Optional<Decision> decision = backups.selectStartingNow(sequence, seen, queuedOn, why, attempts);
     decision.ifPresent(decided -> {
       view.movedAway(queuedOn, sequence.sequenceId());
       noteDispatch(decided, sequence, seen, nowMs);
