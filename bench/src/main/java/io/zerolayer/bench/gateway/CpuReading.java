@@ -17,9 +17,7 @@ record CpuReading(long ownNanos, OptionalLong compiledMillis, long childNanos, l
 
   /** Reads now; a process whose CPU time the operating system does not report counts as none. */
   static CpuReading now() {
-    final long children = ProcessHandle.current().descendants()
-        .mapToLong(process -> cpuNanos(process))
-        .sum();
+    final long children = ProcessHandle.current().descendants().mapToLong(CpuReading::cpuNanos).sum();
     return new CpuReading(cpuNanos(ProcessHandle.current()), JitClock.compiledMillis(), children, System.nanoTime());
   }
 
@@ -32,7 +30,11 @@ record CpuReading(long ownNanos, OptionalLong compiledMillis, long childNanos, l
     return (double) (ownNanos - before.ownNanos) / (wallNanos - before.wallNanos);
   }
 
-  /** Cores this JVM's JIT compilers kept busy since {@code before}, on average; NaN where the JVM does not say. */
+  /**
+   * This JVM's compile time since {@code before}, as cores; NaN where the JVM does not say. The JVM
+   * counts the time its compilers spent on compilations, waits for a core included, so on a full
+   * machine this may exceed {@link #ownCoresSince}.
+   */
   double compilerCoresSince(final CpuReading before) {
     final OptionalLong compiled = JitClock.since(before.compiledMillis);
     return compiled.isPresent() ? compiled.getAsLong() * 1e6 / (wallNanos - before.wallNanos) : Double.NaN;

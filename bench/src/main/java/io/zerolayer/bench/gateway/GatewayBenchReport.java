@@ -39,8 +39,8 @@ public final class GatewayBenchReport {
     table.append(String.format(Locale.ROOT, "%nEach rate's warm-up (longer while the JIT compiled more than %.0f %%"
         + " of the last 10 s), and the cores busy while its measured requests were sent (both ways at once; the"
         + " machine has %d):%n%n", 100 * Rehearsals.QUIET_JIT_SHARE, Runtime.getRuntime().availableProcessors()));
-    table.append("| requests/s each way | warm-up s | the layer, the client and the engine (one JVM) | of which its"
-        + " JIT compilers | broker and registry |\n");
+    table.append("| requests/s each way | warm-up s | the layer, the client and the engine (one JVM) | its JIT"
+        + " compiling (compile time, which counts a compiler waiting for a core too) | broker and registry |\n");
     table.append("|---:|---:|---:|---:|---:|\n");
     for (final GatewayBenchmark.Phase phase : phases) {
       table.append(String.format(Locale.ROOT, "| %d | %d | %.2f | %.2f | %.2f |%n", phase.rate(),

@@ -49,7 +49,8 @@ public final class GatewayBenchmark {
    *
    * @param warmedUp how long the rate ran before it was measured
    * @param ownCores cores this JVM used: the layer's apps, the client and the stand-in engine
-   * @param compilerCores of {@code ownCores}, those its JIT compilers used (NaN where the JVM does not say)
+   * @param compilerCores this JVM's compile time as cores, waits for a core included (NaN where the JVM does
+   *     not say)
    * @param childCores cores the broker and the schema registry used
    */
   public record Phase(int rate, PathFigures direct, PathFigures gateway, Duration warmedUp, double ownCores,
@@ -93,8 +94,8 @@ public final class GatewayBenchmark {
           kind));
       phase.direct().errorKinds().forEach((kind, count) -> out.printf("    direct, %d x %s%n", count, kind));
       out.printf("    cores busy while the measured requests were sent: %.2f in this JVM (the layer, the client and"
-          + " the engine; its JIT compilers %.2f), %.2f in the broker and registry%n", phase.ownCores(),
-          phase.compilerCores(), phase.childCores());
+          + " the engine; its JIT compiling %.2f, as compile time), %.2f in the broker and registry%n",
+          phase.ownCores(), phase.compilerCores(), phase.childCores());
       phases.add(phase);
     }
     return phases;
@@ -119,14 +120,17 @@ public final class GatewayBenchmark {
         final long i = tick.getAndIncrement();
         final long from = measureFrom.get();
         final boolean measured = i >= from;
+        // The CPU is read once as measuring starts and once as it ends: a reading walks the process
+        // tree, no work for every tick of the measured window.
         if (measured && i - from >= measuredTicks) {
-          if (measuredTo.compareAndSet(null, CpuReading.now())) {
+          if (measuredTo.get() == null) {
+            measuredTo.set(CpuReading.now());
             sent.countDown();
           }
           return;
         }
-        if (measured) {
-          measuredFrom.compareAndSet(null, CpuReading.now());
+        if (measured && measuredFrom.get() == null) {
+          measuredFrom.set(CpuReading.now());
         }
         // Turns: which way goes first changes every tick.
         final boolean directFirst = i % 2 == 0;
