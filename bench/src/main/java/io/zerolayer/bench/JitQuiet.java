@@ -11,8 +11,8 @@ import java.util.OptionalLong;
  * Tells a benchmark's warm-up when it may end: after at least its shortest warm-up, at the end of
  * a {@link #SLICE} in which this JVM's JIT compilers compiled no more than
  * {@link Rehearsals#QUIET_JIT_SHARE} of the time, or after its longest warm-up however busy they
- * stay. On two cores a JIT still at work takes most of one, and the figures would measure the
- * compilers more than the layer.
+ * stay. On two cores a JIT still at work competes with the layer for them, and the figures would
+ * measure the compilers as much as the layer.
  */
 public final class JitQuiet {
 
