@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * Runs sequences through a simulated GPU's batch: a sequence queues for one of {@code maxBatch}
  * slots, first come first served (on a cold instance, first for the weight load it starts), and
- * leaves the queue at once when it is cancelled; it is admitted with its prompt's
+ * leaves the queue within 50 ms when it is cancelled; it is admitted with its prompt's
  * KV entries (or fails when the KV cache is out of memory), prefills what of its prompt the
  * prefix cache does not hold, then decodes token by
  * token and sends its first token at once and then a chunk every {@code tokensPerChunk} tokens, as
@@ -22,6 +22,11 @@ import java.util.List;
 final class ContinuousBatcher {
 
   private static final long POLL_MS = 10;
+  /**
+   * How often a queued sequence looks for a cancel or a crash. A freed slot wakes the first in
+   * line at once; the others only need to notice that they should leave.
+   */
+  private static final long QUEUED_POLL_MS = 50;
   /** The finish reason of a sequence cancelled before it entered the batch, as vLLM names an aborted one. */
   private static final String CANCELLED_WHILE_WAITING = "abort";
 
@@ -109,7 +114,7 @@ final class ContinuousBatcher {
         if (sink.cancelled()) {
           return false;
         }
-        entered = batch.enter(place, POLL_MS);
+        entered = batch.enter(place, QUEUED_POLL_MS);
       }
       return true;
     } finally {

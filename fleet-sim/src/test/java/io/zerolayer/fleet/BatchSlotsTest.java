@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +41,31 @@ class BatchSlotsTest {
     slots.release();
 
     assertThat(slots.enter(next, 0)).isTrue();
+  }
+
+  @Test
+  void shouldWakeTheNextInLineAtOnceWhenTheFirstLeavesAndASlotFrees() throws Exception {
+    // Given a full batch, a place that will give up, and a waiter behind it that waits long
+    final BatchSlots slots = new BatchSlots(1);
+    final BatchSlots.Place running = slots.join();
+    assertThat(slots.enter(running, 0)).isTrue();
+    final BatchSlots.Place givesUp = slots.join();
+    final BatchSlots.Place waiter = slots.join();
+    final CompletableFuture<Long> enteredAfterMs = CompletableFuture.supplyAsync(() -> {
+      final long start = System.nanoTime();
+      try {
+        return slots.enter(waiter, 10_000) ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) : -1L;
+      } catch (final InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+
+    // When the place ahead of it leaves and the slot frees
+    slots.leave(givesUp);
+    slots.release();
+
+    // Then the waiter enters without waiting out its 10 s
+    assertThat(enteredAfterMs.get(5, TimeUnit.SECONDS)).isBetween(0L, 5_000L);
   }
 
   /**
