@@ -79,6 +79,11 @@ final class PendingResponse implements Awaited {
     return false;
   }
 
+  /** Whether it holds chunks back until its place is known; the reading thread's call. */
+  boolean holding() {
+    return !held.isEmpty();
+  }
+
   /**
    * Once the request's place is known, passes the chunks held back before it, in order.
    *

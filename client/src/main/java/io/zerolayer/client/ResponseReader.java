@@ -11,6 +11,8 @@ import io.zerolayer.contract.topic.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -53,6 +55,8 @@ final class ResponseReader implements AutoCloseable {
   private final PartitionShare share;
   /** Changes to the watched partitions, applied by the reading thread before its next poll. */
   private final Queue<Watch> watchChanges = new ConcurrentLinkedQueue<>();
+  /** The pending requests holding chunks back until their place is known; the reading thread's alone. */
+  private final Set<String> holding = new HashSet<>();
   /** How many watches each partition outside the share has; the reading thread's alone. */
   private final Map<Integer, Integer> watched = new HashMap<>();
   private final CountDownLatch started = new CountDownLatch(1);
@@ -267,6 +271,7 @@ final class ResponseReader implements AutoCloseable {
     }
     try {
       entry.fromWorker(chunk);
+      noteHolding(sequenceId, entry);
     } catch (final IllegalStateException e) {
       pending.remove(sequenceId);
       entry.fail(e);
@@ -277,6 +282,16 @@ final class ResponseReader implements AutoCloseable {
   private void deliver(final ResponseChunk chunk) {
     deliver(pending, chunk);
     deliver(followers, chunk);
+    final PendingResponse entry = pending.get(chunk.getSequenceId());
+    if (entry != null) {
+      noteHolding(chunk.getSequenceId(), entry);
+    }
+  }
+
+  private void noteHolding(final String sequenceId, final PendingResponse entry) {
+    if (entry.holding()) {
+      holding.add(sequenceId);
+    }
   }
 
   private static <A extends Awaited> void deliver(final Map<String, A> waiting, final ResponseChunk chunk) {
@@ -286,9 +301,22 @@ final class ResponseReader implements AutoCloseable {
     }
   }
 
-  /** Passes on the chunks each pending request held back until its place was known. */
+  /**
+   * Passes on the chunks pending requests held back until their place was known. Only those
+   * holding some are visited: walking every pending request between polls took half the reading
+   * thread's time with hundreds open (100 requests/s).
+   */
   private void releaseHeld() {
-    pending.forEach((sequenceId, entry) -> settle(pending, sequenceId, entry, entry::releaseHeld));
+    for (final Iterator<String> ids = holding.iterator(); ids.hasNext(); ) {
+      final String sequenceId = ids.next();
+      final PendingResponse entry = pending.get(sequenceId);
+      if (entry != null) {
+        settle(pending, sequenceId, entry, entry::releaseHeld);
+      }
+      if (entry == null || !entry.holding()) {
+        ids.remove();
+      }
+    }
   }
 
   /** Runs one delivery to an awaited sequence; it leaves the waiting ones when done or broken. */
