@@ -4,7 +4,10 @@ import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.score.ScoreRows;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -19,6 +22,8 @@ final class OwnerHealth {
 
   private final Function<String, InstanceScore> rows;
   private final Iterable<InstanceScore> all;
+  /** Rows read so far in this sweep: hundreds of sequences share a few owners. */
+  private final Map<String, Optional<InstanceScore>> read = new HashMap<>();
   private List<String> warm;
 
   /**
@@ -35,7 +40,8 @@ final class OwnerHealth {
    * @return why the owner's sequence must move now, or null when it may stay
    */
   String trouble(final String instanceId, final boolean attemptStarted) {
-    final InstanceScore row = rows.apply(instanceId);
+    final InstanceScore row = read.computeIfAbsent(instanceId, id -> Optional.ofNullable(rows.apply(id)))
+        .orElse(null);
     if (row == null) {
       return null;
     }
