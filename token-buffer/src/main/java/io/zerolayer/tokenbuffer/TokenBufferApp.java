@@ -10,6 +10,7 @@ import io.zerolayer.runtime.StreamsMembership;
 import io.zerolayer.runtime.StreamsSettings;
 import io.zerolayer.runtime.WrittenSchemas;
 import io.zerolayer.runtime.tenant.TenantDirectory;
+import io.zerolayer.tokenbuffer.internal.InputLag;
 import io.zerolayer.tokenbuffer.query.SequenceQueries;
 import io.zerolayer.tokenbuffer.query.SequenceResource;
 import io.zerolayer.tokenbuffer.query.StoreSequenceQueries;
@@ -50,8 +51,10 @@ public final class TokenBufferApp {
     WrittenSchemas.ofChangelogs(serdes, config.applicationId(), TokenBufferTopology.CHANGELOG_VALUES);
     WrittenSchemas.ofTopics(serdes, cluster.catalogue(),
         List.of(Topics.RESPONSES, Topics.STALLS, Topics.SEQUENCE_HOLDS));
+    final InputLag inputLag = new InputLag(cluster.catalogue().name(Topics.TOKENS), TokenBufferTopology.BEHIND_RECORDS);
     final StreamsApp app = new StreamsApp(
-        TokenBufferTopology.build(config, cluster.catalogue(), serdes, server.registry()), props, server);
+        TokenBufferTopology.build(config, cluster.catalogue(), serdes, server.registry(), inputLag), props, server);
+    inputLag.readFrom(app.streams()::metrics);
     queries.set(new StoreSequenceQueries(app.streams(), self));
     return app;
   }

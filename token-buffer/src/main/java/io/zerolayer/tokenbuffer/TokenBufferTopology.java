@@ -9,6 +9,7 @@ import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.tokenbuffer.internal.AcceptTokensProcessor;
 import io.zerolayer.tokenbuffer.internal.ApplyDecisionsProcessor;
+import io.zerolayer.tokenbuffer.internal.InputLag;
 import io.zerolayer.tokenbuffer.internal.ReplyTopics;
 import io.zerolayer.tokenbuffer.internal.SequenceMeters;
 import io.zerolayer.tokenbuffer.internal.SilentOwners;
@@ -54,9 +55,19 @@ public final class TokenBufferTopology {
   private TokenBufferTopology() {
   }
 
-  /** Builds the topology; no I/O. */
+  /**
+   * A task whose consumer is more records than this behind the end of its tokens partition reads
+   * late ({@link InputLag}): about a second at 100 requests/s on six partitions, more at lower rates.
+   */
+  public static final long BEHIND_RECORDS = 100;
+
+  /**
+   * Builds the topology; no I/O.
+   *
+   * @param inputLag how far behind its tokens partitions the app reads; the app feeds it
+   */
   public static Topology build(final TokenBufferConfig config, final TopicCatalogue catalogue,
-      final ContractSerdes serdes, final MeterRegistry registry) {
+      final ContractSerdes serdes, final MeterRegistry registry, final InputLag inputLag) {
     final SequenceMeters meters = new SequenceMeters(registry);
     final StallDetector detector = new StallDetector(config.instanceTimeout(), config.streamTimeout(),
         config.stallCheckInterval());
@@ -72,7 +83,8 @@ public final class TokenBufferTopology {
             catalogue.name(Topics.TOKENS))
         .addProcessor(APPLY_DECISIONS, () -> new ApplyDecisionsProcessor(wiring, meters), READ_DECISIONS)
         .addProcessor(ACCEPT_TOKENS,
-            () -> new AcceptTokensProcessor(wiring, detector, config.finishedRetention(), silentOwners, meters),
+            () -> new AcceptTokensProcessor(wiring, detector, config.finishedRetention(), silentOwners, inputLag,
+                meters),
             READ_TOKENS)
         .addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SEQUENCE_STORE),
             serdes.key(), serdes.value(SequenceState.class)), APPLY_DECISIONS, ACCEPT_TOKENS)

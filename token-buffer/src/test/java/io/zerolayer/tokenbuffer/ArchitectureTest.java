@@ -14,8 +14,8 @@ class ArchitectureTest {
   @Test
   void shouldKeepKafkaOutOfInternalDecisionLogic() {
     ArchitectureRules.decisionLogicWithoutKafka("io.zerolayer.tokenbuffer.internal",
-        Set.of("AcceptTokensProcessor", "ApplyDecisionsProcessor", "LiveSequences", "ReplyTopics", "SequenceSweeper",
-            "TokenStore"))
+        Set.of("AcceptTokensProcessor", "ApplyDecisionsProcessor", "InputLag", "LiveSequences", "ReplyTopics",
+            "SequenceSweeper", "TokenStore"))
         .check(ArchitectureRules.mainClasses());
   }
 }

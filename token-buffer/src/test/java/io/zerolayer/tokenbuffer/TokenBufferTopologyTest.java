@@ -17,6 +17,7 @@ import io.zerolayer.contract.serde.ContractSerdes;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.testing.GoldenFile;
+import io.zerolayer.tokenbuffer.internal.InputLag;
 import io.zerolayer.tokenbuffer.internal.SequenceSweeper;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,6 +27,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -52,6 +56,8 @@ class TokenBufferTopologyTest {
   private TestInputTopic<String, TokenChunk> tokens;
   private TestOutputTopic<String, ResponseChunk> responses;
 
+  private final InputLag inputLag = new InputLag(catalogue.name(Topics.TOKENS), TokenBufferTopology.BEHIND_RECORDS);
+
   @BeforeEach
   void setUp() {
     driver = driver(CONFIG);
@@ -60,8 +66,8 @@ class TokenBufferTopologyTest {
   /** A driver of the topology built with {@code config}, and the test's topics on it. */
   private TopologyTestDriver driver(final TokenBufferConfig config) {
     final TopologyTestDriver built = new TopologyTestDriver(
-        TokenBufferTopology.build(config, catalogue, serdes, new SimpleMeterRegistry()), props("token-buffer-test"),
-        START);
+        TokenBufferTopology.build(config, catalogue, serdes, new SimpleMeterRegistry(), inputLag),
+        props("token-buffer-test"), START);
     decisions = built.createInputTopic(catalogue.name(Topics.DECISIONS), new StringSerializer(),
         serdes.value(Topics.DECISIONS).serializer());
     tokens = built.createInputTopic(catalogue.name(Topics.TOKENS), new StringSerializer(),
@@ -79,7 +85,8 @@ class TokenBufferTopologyTest {
   @Test
   void shouldMatchTheCheckedInTopologyDescription() throws Exception {
     GoldenFile.assertMatches("token-buffer-topology.txt",
-        TokenBufferTopology.build(CONFIG, catalogue, serdes, new SimpleMeterRegistry()).describe().toString());
+        TokenBufferTopology.build(CONFIG, catalogue, serdes, new SimpleMeterRegistry(), inputLag).describe()
+            .toString());
   }
 
   @Test
@@ -194,6 +201,43 @@ class TokenBufferTopologyTest {
     driver.advanceWallClockTime(Duration.ofMillis(100));
 
     assertThat(stalls.readKeyValuesToList()).extracting(stall -> stall.key).contains("quiet");
+  }
+
+  @Test
+  void shouldJudgeNoStreamSilentWhileItsTaskReadsFarBehindTheEndOfItsPartition() {
+    final TestOutputTopic<String, StallDetected> stalls = driver.createOutputTopic(catalogue.name(Topics.STALLS),
+        new StringDeserializer(), serdes.value(Topics.STALLS).deserializer());
+    final AtomicReference<Double> lag = new AtomicReference<>(5_000.0);
+    inputLag.readFrom(() -> Map.of(new MetricName("records-lag", "consumer-fetch-manager-metrics", "",
+        Map.of("topic", catalogue.name(Topics.TOKENS), "partition", "0")), metric(lag)));
+    decisions.pipeInput("seq-3", decision("seq-3", null), START);
+    tokens.pipeInput("seq-3", chunk("seq-3", 0, false, "a", "b"), START.plusMillis(10));
+
+    // Given its consumer 5,000 records behind the end: 2.6 s without a token is its own backlog
+    driver.advanceWallClockTime(Duration.ofMillis(1300));
+    driver.advanceWallClockTime(Duration.ofMillis(1300));
+    assertThat(stalls.isEmpty()).as("no silence judged while far behind").isTrue();
+
+    // When it caught up, the silence is the stream's
+    lag.set(0.0);
+    driver.advanceWallClockTime(Duration.ofMillis(300));
+
+    assertThat(stalls.readValuesToList()).extracting(StallDetected::getReason)
+        .containsExactly("no token within 1200 ms");
+  }
+
+  private static Metric metric(final AtomicReference<Double> value) {
+    return new Metric() {
+      @Override
+      public MetricName metricName() {
+        return new MetricName("records-lag", "consumer-fetch-manager-metrics", "", Map.of());
+      }
+
+      @Override
+      public Object metricValue() {
+        return value.get();
+      }
+    };
   }
 
   @Test
@@ -322,7 +366,8 @@ class TokenBufferTopologyTest {
   @Test
   void shouldFindAnOwnerSilentFromStreamsThatStoppedInDifferentTasks() {
     // Two drivers of one topology are two tasks of one app: an instance's streams land on any partition.
-    final Topology topology = TokenBufferTopology.build(CONFIG, catalogue, serdes, new SimpleMeterRegistry());
+    final Topology topology = TokenBufferTopology.build(CONFIG, catalogue, serdes, new SimpleMeterRegistry(),
+        inputLag);
     try (TopologyTestDriver first = new TopologyTestDriver(topology, props("token-buffer-test-a"), START);
         TopologyTestDriver second = new TopologyTestDriver(topology, props("token-buffer-test-b"), START)) {
       final TestOutputTopic<String, StallDetected> stalls = first.createOutputTopic(catalogue.name(Topics.STALLS),

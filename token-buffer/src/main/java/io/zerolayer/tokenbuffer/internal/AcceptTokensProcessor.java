@@ -47,21 +47,29 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
   }
 
   private final Wiring wiring;
-  private final SequenceSweeper sweeper;
+  private final StallDetector detector;
+  private final Duration retention;
   private final SilentOwners silentOwners;
+  private final InputLag inputLag;
   private final SequenceMeters meters;
+  private SequenceSweeper sweeper;
   private ProcessorContext<String, SpecificRecord> context;
   private KeyValueStore<String, SequenceState> sequences;
   private TokenStore tokens;
   private LiveSequences live;
   private ReadOnlyKeyValueStore<String, InstanceScore> scores;
 
-  /** @param silentOwners the app's instances whose engine stopped, one for every task */
+  /**
+   * @param silentOwners the app's instances whose engine stopped, one for every task
+   * @param inputLag how far behind the app's tasks read, one for every task
+   */
   public AcceptTokensProcessor(final Wiring wiring, final StallDetector detector, final Duration retention,
-      final SilentOwners silentOwners, final SequenceMeters meters) {
+      final SilentOwners silentOwners, final InputLag inputLag, final SequenceMeters meters) {
     this.wiring = wiring;
-    this.sweeper = new SequenceSweeper(detector, retention, wiring.cutover(), silentOwners, meters);
+    this.detector = detector;
+    this.retention = retention;
     this.silentOwners = silentOwners;
+    this.inputLag = inputLag;
     this.meters = meters;
   }
 
@@ -72,6 +80,9 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
     this.tokens = new TokenStore(context.getStateStore(wiring.tokensStore()));
     this.scores = context.getStateStore(wiring.scoresStore());
     this.live = new LiveSequences(context.getStateStore(wiring.liveStore()));
+    final int partition = context.taskId().partition();
+    this.sweeper = new SequenceSweeper(detector, retention, wiring.cutover(), silentOwners, meters,
+        () -> inputLag.behind(partition, context.currentSystemTimeMs()));
     live.rebuild(sequences, context.currentSystemTimeMs());
     context.schedule(wiring.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::sweep);
   }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -42,6 +43,7 @@ public final class SequenceSweeper {
    */
   private final LateReads readLag = new LateReads(250, 1_000, 5_000);
   private final SequenceMeters meters;
+  private final BooleanSupplier inputBehind;
   /** Where the next sweep's expiry pass starts in the store's key order; null for its first key. */
   private String expiryFrom;
 
@@ -50,12 +52,14 @@ public final class SequenceSweeper {
    *     streaming sequence silent for longer than the retention is removed, since nothing will
    *     resume it and its client gave up long before
    * @param silentOwners the app's instances whose engine stopped, which every task notes into
+   * @param inputBehind whether the task reads far behind the end of its tokens partition ({@link InputLag})
    */
   SequenceSweeper(final StallDetector detector, final Duration retention, final boolean cutover,
-      final SilentOwners silentOwners, final SequenceMeters meters) {
+      final SilentOwners silentOwners, final SequenceMeters meters, final BooleanSupplier inputBehind) {
     this.detector = requireNonNull(detector, "detector");
     this.silentOwners = requireNonNull(silentOwners, "silentOwners");
     this.meters = requireNonNull(meters, "meters");
+    this.inputBehind = requireNonNull(inputBehind, "inputBehind");
     this.retentionMs = retention.toMillis();
     this.cutover = cutover;
   }
@@ -69,7 +73,7 @@ public final class SequenceSweeper {
       final long nowMs, final OwnerHealth owners, final BiConsumer<String, StallDetected> stalls,
       final Consumer<String> released) {
     expireSome(sequences, live, tokens, nowMs, released);
-    if (readLag.late(nowMs)) {
+    if (late(nowMs)) {
       meters.readLate();
     }
     final Set<String> streaming = new HashSet<>();
@@ -134,8 +138,9 @@ public final class SequenceSweeper {
       final SequenceState sequence, final long nowMs, final OwnerHealth owners,
       final BiConsumer<String, StallDetected> stalls) {
     final StallDetector.Window window = windows.computeIfAbsent(key, k -> new StallDetector.Window(nowMs));
-    final String reason = detector.check(sequence, window, nowMs, ownerTrouble(sequence, owners, nowMs),
-        pace.slow(), readLag.late(nowMs));
+    final boolean late = late(nowMs);
+    final String reason = detector.check(sequence, window, nowMs, ownerTrouble(sequence, owners, nowMs, late),
+        pace.slow(), late);
     if (window.rateCheckedAt(nowMs)) {
       pace.note(StallDetector.watched(sequence), window.slowing());
     }
@@ -150,15 +155,28 @@ public final class SequenceSweeper {
     }
   }
 
-  /** Why the owner must give the sequence up now: the heatmap's say, else a silent engine's; or null. */
-  private String ownerTrouble(final SequenceState sequence, final OwnerHealth owners, final long nowMs) {
+  /**
+   * Whether the task reads late: its chunks come in long after they were written ({@link
+   * LateReads}), or it reads far behind the end of its partition. Its sequences' silence is then
+   * its own backlog, so only the heatmap's word and the workers' own failure reports count.
+   */
+  private boolean late(final long nowMs) {
+    return readLag.late(nowMs) || inputBehind.getAsBoolean();
+  }
+
+  /**
+   * Why the owner must give the sequence up now: the heatmap's say, else a silent engine's (not
+   * while the task reads late); or null.
+   */
+  private String ownerTrouble(final SequenceState sequence, final OwnerHealth owners, final long nowMs,
+      final boolean late) {
     final String watched = StallDetector.watched(sequence);
     if (watched == null) {
       return null;
     }
     final boolean started = StallDetector.started(sequence);
     final String trouble = owners.trouble(watched, started);
-    return trouble != null || started ? trouble : silentOwners.trouble(watched, nowMs);
+    return trouble != null || started || late ? trouble : silentOwners.trouble(watched, nowMs);
   }
 
   /** The report a backup resumes from: the sequence's tokens so far go with it, for the engine to continue. */
