@@ -280,24 +280,25 @@ final class ResponseReader implements AutoCloseable {
 
   /** Hands a durable chunk to its pending request and its follower; the last one ends them. */
   private void deliver(final ResponseChunk chunk) {
-    deliver(pending, chunk);
-    deliver(followers, chunk);
-    final PendingResponse entry = pending.get(chunk.getSequenceId());
+    final PendingResponse entry = deliver(pending, chunk);
     if (entry != null) {
       noteHolding(chunk.getSequenceId(), entry);
     }
+    deliver(followers, chunk);
+  }
+
+  /** @return the sequence's entry the chunk went to, or null when it is not awaited there */
+  private static <A extends Awaited> A deliver(final Map<String, A> waiting, final ResponseChunk chunk) {
+    final A entry = waiting.get(chunk.getSequenceId());
+    if (entry != null) {
+      settle(waiting, chunk.getSequenceId(), entry, () -> entry.fromDurable(chunk));
+    }
+    return entry;
   }
 
   private void noteHolding(final String sequenceId, final PendingResponse entry) {
     if (entry.holding()) {
       holding.add(sequenceId);
-    }
-  }
-
-  private static <A extends Awaited> void deliver(final Map<String, A> waiting, final ResponseChunk chunk) {
-    final A entry = waiting.get(chunk.getSequenceId());
-    if (entry != null) {
-      settle(waiting, chunk.getSequenceId(), entry, () -> entry.fromDurable(chunk));
     }
   }
 

@@ -3,11 +3,11 @@ package io.zerolayer.bench.gateway;
 import static java.util.Objects.requireNonNull;
 
 import dev.langchain4j.data.message.UserMessage;
-import io.zerolayer.bench.JitQuiet;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
+import io.zerolayer.bench.JitQuiet;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

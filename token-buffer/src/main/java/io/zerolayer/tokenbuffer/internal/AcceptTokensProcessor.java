@@ -82,7 +82,7 @@ public final class AcceptTokensProcessor implements Processor<String, TokenChunk
     this.live = new LiveSequences(context.getStateStore(wiring.liveStore()));
     final int partition = context.taskId().partition();
     this.sweeper = new SequenceSweeper(detector, retention, wiring.cutover(), silentOwners, meters,
-        () -> inputLag.behind(partition, context.currentSystemTimeMs()));
+        nowMs -> inputLag.behind(partition, nowMs));
     live.rebuild(sequences, context.currentSystemTimeMs());
     context.schedule(wiring.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::sweep);
   }

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -43,7 +43,7 @@ public final class SequenceSweeper {
    */
   private final LateReads readLag = new LateReads(250, 1_000, 5_000);
   private final SequenceMeters meters;
-  private final BooleanSupplier inputBehind;
+  private final LongPredicate inputBehind;
   /** Where the next sweep's expiry pass starts in the store's key order; null for its first key. */
   private String expiryFrom;
 
@@ -52,10 +52,10 @@ public final class SequenceSweeper {
    *     streaming sequence silent for longer than the retention is removed, since nothing will
    *     resume it and its client gave up long before
    * @param silentOwners the app's instances whose engine stopped, which every task notes into
-   * @param inputBehind whether the task reads far behind the end of its tokens partition ({@link InputLag})
+   * @param inputBehind whether the task reads far behind the end of its tokens partition at a time ({@link InputLag})
    */
   SequenceSweeper(final StallDetector detector, final Duration retention, final boolean cutover,
-      final SilentOwners silentOwners, final SequenceMeters meters, final BooleanSupplier inputBehind) {
+      final SilentOwners silentOwners, final SequenceMeters meters, final LongPredicate inputBehind) {
     this.detector = requireNonNull(detector, "detector");
     this.silentOwners = requireNonNull(silentOwners, "silentOwners");
     this.meters = requireNonNull(meters, "meters");
@@ -73,7 +73,8 @@ public final class SequenceSweeper {
       final long nowMs, final OwnerHealth owners, final BiConsumer<String, StallDetected> stalls,
       final Consumer<String> released) {
     expireSome(sequences, live, tokens, nowMs, released);
-    if (late(nowMs)) {
+    final boolean late = late(nowMs);
+    if (late) {
       meters.readLate();
     }
     final Set<String> streaming = new HashSet<>();
@@ -85,7 +86,7 @@ public final class SequenceSweeper {
           continue;
         }
         streaming.add(key);
-        check(sequences, tokens, key, sequence, nowMs, owners, stalls);
+        check(sequences, tokens, key, sequence, nowMs, owners, stalls, late);
       }
     }
     windows.keySet().retainAll(streaming);
@@ -137,8 +138,14 @@ public final class SequenceSweeper {
   void check(final KeyValueStore<String, SequenceState> sequences, final TokenStore tokens, final String key,
       final SequenceState sequence, final long nowMs, final OwnerHealth owners,
       final BiConsumer<String, StallDetected> stalls) {
+    check(sequences, tokens, key, sequence, nowMs, owners, stalls, late(nowMs));
+  }
+
+  /** @param late whether the task reads late now ({@link #late}), asked once a sweep */
+  private void check(final KeyValueStore<String, SequenceState> sequences, final TokenStore tokens, final String key,
+      final SequenceState sequence, final long nowMs, final OwnerHealth owners,
+      final BiConsumer<String, StallDetected> stalls, final boolean late) {
     final StallDetector.Window window = windows.computeIfAbsent(key, k -> new StallDetector.Window(nowMs));
-    final boolean late = late(nowMs);
     final String reason = detector.check(sequence, window, nowMs, ownerTrouble(sequence, owners, nowMs, late),
         pace.slow(), late);
     if (window.rateCheckedAt(nowMs)) {
@@ -161,7 +168,7 @@ public final class SequenceSweeper {
    * its own backlog, so only the heatmap's word and the workers' own failure reports count.
    */
   private boolean late(final long nowMs) {
-    return readLag.late(nowMs) || inputBehind.getAsBoolean();
+    return readLag.late(nowMs) || inputBehind.test(nowMs);
   }
 
   /**
