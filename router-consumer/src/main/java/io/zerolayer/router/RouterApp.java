@@ -22,7 +22,7 @@ public final class RouterApp {
     final TenantDirectory tenants = TenantDirectory.fromFile(config.tenantsFile());
     final MetricsServer server = new MetricsServer("router", http -> { }).notReadyYet()
         .start(config.httpHost(), config.httpPort());
-    final Router router = new Router(cluster, config, RoutingPolicies.named(config.policyName()), tenants,
+    final Router router = new Router(cluster, config, RoutingPolicies.named(config.policyName(), config.serviceObjective()), tenants,
         server.registry());
     server.readyWhen(router::isReady, "reading the heatmap");
     ShutdownSignal.exitOnFailure("router", router.failure());

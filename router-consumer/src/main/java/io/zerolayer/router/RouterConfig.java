@@ -1,6 +1,7 @@
 package io.zerolayer.router;
 
 import io.zerolayer.router.policy.RoutingPolicies;
+import io.zerolayer.router.policy.ServiceObjective;
 import io.zerolayer.runtime.EnvironmentConfig;
 import io.zerolayer.runtime.tenant.TenantSignature;
 import java.net.InetAddress;
@@ -39,6 +40,8 @@ public final class RouterConfig extends AbstractConfig {
   public static final String TRANSACTION_TIMEOUT_MS = "router.transaction.timeout.ms";
   public static final String COMMIT_INTERVAL_MS = "router.commit.interval.ms";
   public static final String POLICY = "router.policy";
+  public static final String OBJECTIVE_TTFT_MS = "router.objective.ttft.ms";
+  public static final String OBJECTIVE_TPOT_MS = "router.objective.tpot.ms";
   public static final String AVOID_AFTER_CUTOVERS = "router.avoid.after.cutovers";
   public static final String AVOID_WINDOW_MS = "router.avoid.window.ms";
   public static final String AVOID_HOLD_MS = "router.avoid.hold.ms";
@@ -89,6 +92,11 @@ public final class RouterConfig extends AbstractConfig {
           ValidString.in(RoutingPolicies.NAMES.toArray(String[]::new)), Importance.MEDIUM,
           "Routing policy: zerolayer (latency-aware), or a baseline to compare it with:"
               + " round-robin, least-outstanding, p2c (power of two choices), epp (endpoint picker).")
+      .define(OBJECTIVE_TTFT_MS, Type.LONG, (long) ServiceObjective.DEFAULT.ttftMs(), Range.atLeast(1L),
+          Importance.MEDIUM, "The service objective's time to the first token, in ms: zerolayer's policy ranks the"
+              + " instances predicted to meet the objective first, by their predicted latency, then the rest.")
+      .define(OBJECTIVE_TPOT_MS, Type.LONG, (long) ServiceObjective.DEFAULT.tpotMs(), Range.atLeast(1L),
+          Importance.MEDIUM, "The service objective's time per output token after the first, in ms.")
       .define(AVOID_AFTER_CUTOVERS, Type.INT, 2, Range.between(0, 1_000), Importance.LOW,
           "Zerolayer's policy keeps new work off an instance once this router cut this many different"
               + " sequences away from it within " + AVOID_WINDOW_MS + ", unless more than a third of the instances"
@@ -229,6 +237,11 @@ public final class RouterConfig extends AbstractConfig {
     final Password secret = getPassword(GATEWAY_SIGNING_SECRET);
     return secret == null || secret.value().isEmpty() ? Optional.empty()
         : Optional.of(new TenantSignature(secret.value()));
+  }
+
+  /** What zerolayer's policy ranks the instances against. */
+  public ServiceObjective serviceObjective() {
+    return new ServiceObjective(getLong(OBJECTIVE_TTFT_MS), getLong(OBJECTIVE_TPOT_MS));
   }
 
   /** The routing policy's name, one of {@link RoutingPolicies#NAMES}. */

@@ -3,6 +3,7 @@ package io.zerolayer.router;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zerolayer.router.policy.ServiceObjective;
 import io.zerolayer.runtime.tenant.TenantSignature;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
@@ -19,6 +20,13 @@ class RouterConfigTest {
   void shouldTakeThePolicyFromItsEnvironmentVariable() {
     assertThat(RouterConfig.fromEnvironment(Map.of("ZEROLAYER_ROUTER_POLICY", "p2c")).policyName())
         .isEqualTo("p2c");
+  }
+
+  @Test
+  void shouldRankAgainstAFirstTokenWithinASecondAndFiftyMsATokenUnlessTold() {
+    assertThat(new RouterConfig(Map.of()).serviceObjective()).isEqualTo(ServiceObjective.DEFAULT);
+    assertThat(RouterConfig.fromEnvironment(Map.of("ZEROLAYER_ROUTER_OBJECTIVE_TTFT_MS", "300",
+        "ZEROLAYER_ROUTER_OBJECTIVE_TPOT_MS", "25")).serviceObjective()).isEqualTo(new ServiceObjective(300, 25));
   }
 
   @Test

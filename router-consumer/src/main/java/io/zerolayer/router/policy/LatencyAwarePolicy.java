@@ -1,13 +1,23 @@
 package io.zerolayer.router.policy;
 
+import static java.util.Objects.requireNonNull;
+
 import io.zerolayer.contract.avro.InstanceScore;
+import io.zerolayer.contract.avro.LatencyModel;
 import io.zerolayer.contract.score.ScoreRows;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Zerolayer's policy: cost = (predicted latency + predicted queue wait) / weight, lowest first.
+ * Zerolayer's policy: cost = (predicted latency + predicted queue wait) / weight, lowest first
+ * among the instances predicted to meet the {@link ServiceObjective} (first token, queue and the
+ * layer's hand-off included, and time per output token, each divided by the weight as the cost
+ * is), then the others: a request that one
+ * instance would start within its objective does not wait past it in another's queue for a
+ * shorter end to end, and when none would meet it the cost alone ranks.
  * The prefill predicted on an instance covers only the prompt tokens its prefix cache does not
  * hold, as long as the instance has at most {@link #PREFIX_LOAD_MARGIN} requests more than the
  * least busy usable one: beyond that, a hot prefix does not pull more work onto it. A request of
@@ -34,11 +44,23 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
    */
   static final double LOSSY_LATENCY_FACTOR = 3.0;
 
+  private final ServiceObjective objective;
+
+  /** Ranks against the {@linkplain ServiceObjective#DEFAULT default objective}. */
+  public LatencyAwarePolicy() {
+    this(ServiceObjective.DEFAULT);
+  }
+
+  public LatencyAwarePolicy(final ServiceObjective objective) {
+    this.objective = requireNonNull(objective, "objective");
+  }
+
   @Override
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
     final List<Candidate> serving = new ArrayList<>();
     final List<Candidate> lossyOnes = new ArrayList<>();
     final List<Candidate> cutAway = new ArrayList<>();
+    final Set<String> pastObjective = new HashSet<>();
     final PeerModels peers = heatmap.peerModels();
     final int leastBusy = heatmap.all().stream().filter(ScoreRows::usable).mapToInt(LatencyAwarePolicy::outstanding)
         .min().orElse(0);
@@ -49,10 +71,17 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
         continue;
       }
       final RequestProfile asked = outstanding(row) <= leastBusy + PREFIX_LOAD_MARGIN ? request : uncached;
-      final double latency = LatencyPredictor.latencyMs(row, peers.of(row), heatmap.ownWork(row.getInstanceId()),
-          asked);
+      final LatencyModel model = peers.of(row);
+      final OwnWork own = heatmap.ownWork(row.getInstanceId());
+      final double latency = LatencyPredictor.latencyMs(row, model, own, asked);
       // A lossy instance's weight carries its zone's penalty, a near-ban; its factor prices it instead.
       final boolean lossy = ScoreRows.lossy(row);
+      // A lost packet alone costs a retransmission timeout: no lossy instance is counted on to meet
+      // it. A weight below 1 slows the predictions as it raises the cost.
+      if (lossy || !objective.metBy((LatencyPredictor.ttftMs(row, model, own, asked)
+          + LatencyPredictor.handoffMs(row)) / row.getWeight(), LatencyPredictor.tpotMs(row, model) / row.getWeight())) {
+        pastObjective.add(row.getInstanceId());
+      }
       final Candidate candidate = new Candidate(row.getInstanceId(), latency,
           lossy ? latency * LOSSY_LATENCY_FACTOR : latency / row.getWeight());
       if (heatmap.cutAway().contains(row.getInstanceId())) {
@@ -70,12 +99,14 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       lossyOnes.clear();
     }
     // Equal costs (no decode-step fit yet, say) go to the instance with less work on it.
-    final Comparator<Candidate> cheapest = Comparator.comparingDouble(Candidate::cost)
+    final Comparator<Candidate> cheapest = Comparator
+        .comparing((Candidate candidate) -> pastObjective.contains(candidate.instanceId()))
+        .thenComparingDouble(Candidate::cost)
         .thenComparingInt(candidate -> outstanding(heatmap.row(candidate.instanceId())))
         .thenComparing(Candidate::instanceId);
     serving.sort(cheapest);
     if (request.sessionInstance() != null) {
-      keepSession(serving, request.sessionInstance(), heatmap, leastBusy);
+      keepSession(serving, request.sessionInstance(), heatmap, leastBusy, pastObjective);
     }
     lossyOnes.sort(cheapest);
     serving.addAll(lossyOnes);
@@ -86,11 +117,16 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
     return serving;
   }
 
-  /** Moves the session's instance to the front, if it is ranked, not lossy and not far busier. */
+  /**
+   * Moves the session's instance to the front, if it is ranked, not lossy, not far busier, and
+   * predicted to meet the objective or the first is not either.
+   */
   private static void keepSession(final List<Candidate> ranked, final String instanceId, final Heatmap heatmap,
-      final int leastBusy) {
+      final int leastBusy, final Set<String> pastObjective) {
+    final boolean firstMeetsIt = !ranked.isEmpty() && !pastObjective.contains(ranked.get(0).instanceId());
     for (int i = 1; i < ranked.size(); i++) {
       if (ranked.get(i).instanceId().equals(instanceId) && !ScoreRows.lossy(heatmap.row(instanceId))
+          && !(firstMeetsIt && pastObjective.contains(instanceId))
           && outstanding(heatmap.row(instanceId)) <= leastBusy + PREFIX_LOAD_MARGIN) {
         ranked.add(0, ranked.remove(i));
         return;

@@ -34,8 +34,7 @@ public final class LatencyPredictor {
           + model.getLatencyPerInputTokenMs() * prefillTokens
           + model.getLatencyPerOutputTokenMs() * expectedOutputTokens(model, request));
     }
-    final double stepMs = model.getDecodeStepBaseMs()
-        + model.getDecodeStepPerSequenceMs() * (row.getRunningRequests() + 1);
+    final double stepMs = tpotMs(row, model);
     final double outputTokens = expectedOutputTokens(model, request);
     final double afterFirstChunk = Math.max(0.0, outputTokens - Math.max(0.0, model.getFirstChunkTokens()));
     return Math.max(0.0, model.getTtftInterceptMs() + model.getTtftPerInputTokenMs() * prefillTokens
@@ -155,10 +154,26 @@ public final class LatencyPredictor {
     if (row == null) {
       return 0.0;
     }
-    final LatencyModel model = heatmap.peerModels().of(row);
-    return queueWaitMs(row, model, heatmap.ownWork(instanceId)) + Math.max(0.0, model.getTtftInterceptMs()
-        + model.getTtftPerInputTokenMs() * request.uncachedTokens(instanceId)
+    return ttftMs(row, heatmap.peerModels().of(row), heatmap.ownWork(instanceId), request);
+  }
+
+  /** Time to the first token, queue included, with {@code model} in place of the row's own. */
+  static double ttftMs(final InstanceScore row, final LatencyModel model, final OwnWork own,
+      final RequestProfile request) {
+    return queueWaitMs(row, model, own) + Math.max(0.0, model.getTtftInterceptMs()
+        + model.getTtftPerInputTokenMs() * request.uncachedTokens(row.getInstanceId())
         + model.getTtftPerOutputTokenMs() * expectedOutputTokens(model, request));
+  }
+
+  /**
+   * Time per output token after the first: a decode step of the batch with the request in it once
+   * the heatmap knows the step, else the latency model's average cost per output token.
+   */
+  static double tpotMs(final InstanceScore row, final LatencyModel model) {
+    if (!knowsDecodeStep(model)) {
+      return Math.max(0.0, model.getLatencyPerOutputTokenMs());
+    }
+    return model.getDecodeStepBaseMs() + model.getDecodeStepPerSequenceMs() * (row.getRunningRequests() + 1);
   }
 
   /**

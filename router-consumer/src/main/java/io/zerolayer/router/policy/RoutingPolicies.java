@@ -29,9 +29,17 @@ public final class RoutingPolicies {
    * @throws IllegalArgumentException when no policy has that name; the message lists the names
    */
   public static RoutingPolicy named(final String name) {
+    return named(name, ServiceObjective.DEFAULT);
+  }
+
+  /**
+   * {@link #named(String)}, with the service objective Zerolayer's policy ranks against (the
+   * baselines have none).
+   */
+  public static RoutingPolicy named(final String name, final ServiceObjective objective) {
     requireNonNull(name, "name");
     return switch (name) {
-      case LatencyAwarePolicy.NAME -> new LatencyAwarePolicy();
+      case LatencyAwarePolicy.NAME -> new LatencyAwarePolicy(objective);
       case RoundRobinPolicy.NAME -> new RoundRobinPolicy();
       case LeastOutstandingPolicy.NAME -> new LeastOutstandingPolicy();
       case PowerOfTwoChoicesPolicy.NAME -> new PowerOfTwoChoicesPolicy();
