@@ -12,6 +12,8 @@ import io.zerolayer.runtime.tenant.TenantSignature;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Carries one HTTP request onto the ingress topic and its response stream back: waits for the
@@ -22,6 +24,8 @@ public final class Relay {
 
   /** The header that names a conversation: its requests stay on the instance that holds its context. */
   public static final String SESSION = "x-zerolayer-session";
+
+  private static final Logger LOG = LoggerFactory.getLogger(Relay.class);
 
   private final InferenceClient client;
   private final Door door;
@@ -83,7 +87,9 @@ public final class Relay {
     firstToken.record(System.nanoTime() - receivedNanos, TimeUnit.NANOSECONDS);
     if (!(first instanceof ChunkQueue.Part part)) {
       client.abandon(requestId);
-      HttpAnswers.fail(ctx, dialect, Outcomes.broken(first, firstTokenTimeout), requestId);
+      final Failure broken = Outcomes.broken(first, firstTokenTimeout);
+      LOG.warn("Answered {} with {}: {}", requestId, broken.kind(), broken.message());
+      HttpAnswers.fail(ctx, dialect, broken, requestId);
       return;
     }
     final ResponseChunk chunk = part.chunk();
