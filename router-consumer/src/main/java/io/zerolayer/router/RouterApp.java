@@ -22,8 +22,8 @@ public final class RouterApp {
     final TenantDirectory tenants = TenantDirectory.fromFile(config.tenantsFile());
     final MetricsServer server = new MetricsServer("router", http -> { }).notReadyYet()
         .start(config.httpHost(), config.httpPort());
-    final Router router = new Router(cluster, config, RoutingPolicies.named(config.policyName(), config.serviceObjective()), tenants,
-        server.registry());
+    final Router router = new Router(cluster, config,
+        RoutingPolicies.named(config.policyName(), config.serviceObjective()), tenants, server.registry());
     server.readyWhen(router::isReady, "reading the heatmap");
     ShutdownSignal.exitOnFailure("router", router.failure());
     ShutdownSignal.awaitThenClose("router", router, server);

@@ -15,9 +15,9 @@ import java.util.Set;
  * Zerolayer's policy: cost = (predicted latency + predicted queue wait) / weight, lowest first
  * among the instances predicted to meet the {@link ServiceObjective} (first token, queue and the
  * layer's hand-off included, and time per output token, each divided by the weight as the cost
- * is), then the others: a request that one
- * instance would start within its objective does not wait past it in another's queue for a
- * shorter end to end, and when none would meet it the cost alone ranks.
+ * is), then the others: a request that one instance would start within its objective does not
+ * wait past it in another's queue for a shorter end to end, and when none would meet it the cost
+ * alone ranks.
  * The prefill predicted on an instance covers only the prompt tokens its prefix cache does not
  * hold, as long as the instance has at most {@link #PREFIX_LOAD_MARGIN} requests more than the
  * least busy usable one: beyond that, a hot prefix does not pull more work onto it. A request of
@@ -72,14 +72,15 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       }
       final RequestProfile asked = outstanding(row) <= leastBusy + PREFIX_LOAD_MARGIN ? request : uncached;
       final LatencyModel model = peers.of(row);
-      final OwnWork own = heatmap.ownWork(row.getInstanceId());
-      final double latency = LatencyPredictor.latencyMs(row, model, own, asked);
+      final double queueMs = LatencyPredictor.queueWaitMs(row, model, heatmap.ownWork(row.getInstanceId()));
+      final double latency = queueMs + LatencyPredictor.serviceMs(row, model, asked);
       // A lossy instance's weight carries its zone's penalty, a near-ban; its factor prices it instead.
       final boolean lossy = ScoreRows.lossy(row);
       // A lost packet alone costs a retransmission timeout: no lossy instance is counted on to meet
       // it. A weight below 1 slows the predictions as it raises the cost.
-      if (lossy || !objective.metBy((LatencyPredictor.ttftMs(row, model, own, asked)
-          + LatencyPredictor.handoffMs(row)) / row.getWeight(), LatencyPredictor.tpotMs(row, model) / row.getWeight())) {
+      final double ttftMs = queueMs + LatencyPredictor.firstTokenServiceMs(row, model, asked)
+          + LatencyPredictor.handoffMs(row);
+      if (lossy || !objective.metBy(ttftMs / row.getWeight(), LatencyPredictor.tpotMs(row, model) / row.getWeight())) {
         pastObjective.add(row.getInstanceId());
       }
       final Candidate candidate = new Candidate(row.getInstanceId(), latency,

@@ -90,7 +90,8 @@ public final class LatencyPredictor {
     return row == null ? 0.0 : queueEstimateMs(row, heatmap.peerModels().of(row), heatmap.ownWork(instanceId));
   }
 
-  private static double queueWaitMs(final InstanceScore row, final LatencyModel model, final OwnWork own) {
+  /** The queue wait, with {@code model} in place of the row's own. */
+  static double queueWaitMs(final InstanceScore row, final LatencyModel model, final OwnWork own) {
     return (model.getQueueWaitScale() > 0 ? model.getQueueWaitScale() : 1.0) * queueEstimateMs(row, model, own);
   }
 
@@ -154,13 +155,13 @@ public final class LatencyPredictor {
     if (row == null) {
       return 0.0;
     }
-    return ttftMs(row, heatmap.peerModels().of(row), heatmap.ownWork(instanceId), request);
+    final LatencyModel model = heatmap.peerModels().of(row);
+    return queueWaitMs(row, model, heatmap.ownWork(instanceId)) + firstTokenServiceMs(row, model, request);
   }
 
-  /** Time to the first token, queue included, with {@code model} in place of the row's own. */
-  static double ttftMs(final InstanceScore row, final LatencyModel model, final OwnWork own,
-      final RequestProfile request) {
-    return queueWaitMs(row, model, own) + Math.max(0.0, model.getTtftInterceptMs()
+  /** Time from the request's start to its first token (its prefill), with {@code model} in place of the row's own. */
+  static double firstTokenServiceMs(final InstanceScore row, final LatencyModel model, final RequestProfile request) {
+    return Math.max(0.0, model.getTtftInterceptMs()
         + model.getTtftPerInputTokenMs() * request.uncachedTokens(row.getInstanceId())
         + model.getTtftPerOutputTokenMs() * expectedOutputTokens(model, request));
   }
@@ -192,12 +193,7 @@ public final class LatencyPredictor {
 
   /** Queue wait plus service time on an instance of the heatmap, by its own latency model. */
   public static double latencyMs(final Heatmap heatmap, final InstanceScore row, final RequestProfile request) {
-    return latencyMs(row, row.getLatencyModel(), heatmap.ownWork(row.getInstanceId()), request);
-  }
-
-  /** Queue wait plus service time, with {@code model} in place of the row's own. */
-  static double latencyMs(final InstanceScore row, final LatencyModel model, final OwnWork own,
-      final RequestProfile request) {
-    return queueWaitMs(row, model, own) + serviceMs(row, model, request);
+    return queueWaitMs(row, row.getLatencyModel(), heatmap.ownWork(row.getInstanceId()))
+        + serviceMs(row, row.getLatencyModel(), request);
   }
 }
