@@ -7,9 +7,7 @@ import io.zerolayer.contract.avro.LatencyModel;
 import io.zerolayer.contract.score.ScoreRows;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Zerolayer's policy: cost = (predicted latency + predicted queue wait) / weight, lowest first
@@ -57,10 +55,9 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
 
   @Override
   public List<Candidate> rank(final RequestProfile request, final Heatmap heatmap) {
-    final List<Candidate> serving = new ArrayList<>();
-    final List<Candidate> lossyOnes = new ArrayList<>();
-    final List<Candidate> cutAway = new ArrayList<>();
-    final Set<String> pastObjective = new HashSet<>();
+    final List<Ranked> serving = new ArrayList<>();
+    final List<Ranked> lossyOnes = new ArrayList<>();
+    final List<Ranked> cutAway = new ArrayList<>();
     final PeerModels peers = heatmap.peerModels();
     final int leastBusy = heatmap.all().stream().filter(ScoreRows::usable).mapToInt(LatencyAwarePolicy::outstanding)
         .min().orElse(0);
@@ -80,17 +77,16 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       // it. A weight below 1 slows the predictions as it raises the cost.
       final double ttftMs = queueMs + LatencyPredictor.firstTokenServiceMs(row, model, asked)
           + LatencyPredictor.handoffMs(row);
-      if (lossy || !objective.metBy(ttftMs / row.getWeight(), LatencyPredictor.tpotMs(row, model) / row.getWeight())) {
-        pastObjective.add(row.getInstanceId());
-      }
-      final Candidate candidate = new Candidate(row.getInstanceId(), latency,
-          lossy ? latency * LOSSY_LATENCY_FACTOR : latency / row.getWeight());
+      final boolean pastObjective = lossy
+          || !objective.metBy(ttftMs / row.getWeight(), LatencyPredictor.tpotMs(row, model) / row.getWeight());
+      final Ranked ranked = new Ranked(new Candidate(row.getInstanceId(), latency,
+          lossy ? latency * LOSSY_LATENCY_FACTOR : latency / row.getWeight()), pastObjective, outstanding(row));
       if (heatmap.cutAway().contains(row.getInstanceId())) {
-        cutAway.add(candidate);
+        cutAway.add(ranked);
       } else if (lossy) {
-        lossyOnes.add(candidate);
+        lossyOnes.add(ranked);
       } else {
-        serving.add(candidate);
+        serving.add(ranked);
         healthyHeadroom |= row.getQueueLength() <= 0;
       }
     }
@@ -99,36 +95,56 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       serving.addAll(lossyOnes);
       lossyOnes.clear();
     }
-    // Equal costs (no decode-step fit yet, say) go to the instance with less work on it.
-    final Comparator<Candidate> cheapest = Comparator
-        .comparing((Candidate candidate) -> pastObjective.contains(candidate.instanceId()))
-        .thenComparingDouble(Candidate::cost)
-        .thenComparingInt(candidate -> outstanding(heatmap.row(candidate.instanceId())))
-        .thenComparing(Candidate::instanceId);
-    serving.sort(cheapest);
+    serving.sort(Ranked.CHEAPEST);
     if (request.sessionInstance() != null) {
-      keepSession(serving, request.sessionInstance(), heatmap, leastBusy, pastObjective);
+      keepSession(serving, request.sessionInstance(), heatmap, leastBusy);
     }
-    lossyOnes.sort(cheapest);
+    lossyOnes.sort(Ranked.CHEAPEST);
     serving.addAll(lossyOnes);
     if (serving.isEmpty()) {
-      cutAway.sort(cheapest);
-      return cutAway;
+      cutAway.sort(Ranked.CHEAPEST);
+      return Ranked.candidates(cutAway);
     }
-    return serving;
+    return Ranked.candidates(serving);
+  }
+
+  /** A candidate with what ranks it beside its cost, worked out once rather than at every comparison. */
+  private record Ranked(Candidate candidate, boolean pastObjective, int outstanding) {
+
+    /**
+     * Those predicted to meet the objective first, then the cheapest; equal costs (no decode-step
+     * fit yet, say) go to the instance with less work on it.
+     */
+    static final Comparator<Ranked> CHEAPEST = (a, b) -> {
+      if (a.pastObjective != b.pastObjective) {
+        return a.pastObjective ? 1 : -1;
+      }
+      final int byCost = Double.compare(a.candidate.cost(), b.candidate.cost());
+      if (byCost != 0) {
+        return byCost;
+      }
+      final int byWork = Integer.compare(a.outstanding, b.outstanding);
+      return byWork != 0 ? byWork : a.candidate.instanceId().compareTo(b.candidate.instanceId());
+    };
+
+    static List<Candidate> candidates(final List<Ranked> ranked) {
+      final List<Candidate> candidates = new ArrayList<>(ranked.size());
+      ranked.forEach(entry -> candidates.add(entry.candidate));
+      return candidates;
+    }
   }
 
   /**
    * Moves the session's instance to the front, if it is ranked, not lossy, not far busier, and
    * predicted to meet the objective or the first is not either.
    */
-  private static void keepSession(final List<Candidate> ranked, final String instanceId, final Heatmap heatmap,
-      final int leastBusy, final Set<String> pastObjective) {
-    final boolean firstMeetsIt = !ranked.isEmpty() && !pastObjective.contains(ranked.get(0).instanceId());
+  private static void keepSession(final List<Ranked> ranked, final String instanceId, final Heatmap heatmap,
+      final int leastBusy) {
+    final boolean firstMeetsIt = !ranked.isEmpty() && !ranked.get(0).pastObjective();
     for (int i = 1; i < ranked.size(); i++) {
-      if (ranked.get(i).instanceId().equals(instanceId) && !ScoreRows.lossy(heatmap.row(instanceId))
-          && !(firstMeetsIt && pastObjective.contains(instanceId))
-          && outstanding(heatmap.row(instanceId)) <= leastBusy + PREFIX_LOAD_MARGIN) {
+      final Ranked entry = ranked.get(i);
+      if (entry.candidate().instanceId().equals(instanceId) && !ScoreRows.lossy(heatmap.row(instanceId))
+          && !(firstMeetsIt && entry.pastObjective()) && entry.outstanding() <= leastBusy + PREFIX_LOAD_MARGIN) {
         ranked.add(0, ranked.remove(i));
         return;
       }
