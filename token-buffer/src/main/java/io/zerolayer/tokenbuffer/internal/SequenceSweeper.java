@@ -183,7 +183,8 @@ public final class SequenceSweeper {
     }
     final boolean started = StallDetector.started(sequence);
     final String trouble = owners.trouble(watched, started);
-    return trouble != null || started || late ? trouble : silentOwners.trouble(watched, nowMs);
+    return trouble != null || started || late ? trouble
+        : silentOwners.trouble(watched, nowMs, sequence.getLastProgressMs(), sequence.getFirstTokenDueMs());
   }
 
   /** The report a backup resumes from: the sequence's tokens so far go with it, for the engine to continue. */

@@ -23,6 +23,13 @@ import java.util.Map;
  * a sixth of an instance's streams, and an engine that stopped with a stream in each of two
  * tasks was never found silent. Held for its 3 s alone, the mark outlived a one-second stall and
  * moved the requests sent there after it ended.
+ *
+ * <p>An attempt decided after the latest stopped stream is moved on the mark only once its first
+ * token is overdue (its predicted time and two checks more). An engine that moved again with no
+ * stream left on it has nothing to show it by: its streams were the ones moved away. Moved at
+ * once, the first requests sent to it after its stall ended went elsewhere within 130 ms, before
+ * their prefill could end, and the routers, seeing sequences cut away from it, kept new work off
+ * it and piled it on the instance left.
  */
 public final class SilentOwners {
 
@@ -31,6 +38,8 @@ public final class SilentOwners {
   /** A stalled engine's streams are found silent within a check or two of each other. */
   private static final Duration WINDOW = Duration.ofSeconds(1);
   private static final Duration HOLD = Duration.ofSeconds(3);
+  /** How long past its due first token an attempt decided after the latest stopped stream waits. */
+  static final long OVERDUE_MS = 200;
 
   private final InstanceMarks marks = new InstanceMarks(SEQUENCES, WINDOW, HOLD);
   /** When a stream of each instance was last noted stopped. */
@@ -55,10 +64,21 @@ public final class SilentOwners {
     }
   }
 
-  /** Why an attempt without a token on {@code owner} must move at {@code nowMs}, or null. */
-  synchronized String trouble(final String owner, final long nowMs) {
-    return marks.marked(nowMs).contains(owner)
-        ? "owner " + owner + " stopped: " + SEQUENCES + " or more of its streams stalled with no token at all"
-        : null;
+  /**
+   * Why an attempt without a token on {@code owner} must move at {@code nowMs}, or null.
+   *
+   * @param decidedMs when the attempt was decided
+   * @param firstTokenDueMs when its first token is due by its router's prediction; 0 for none
+   */
+  synchronized String trouble(final String owner, final long nowMs, final long decidedMs,
+      final long firstTokenDueMs) {
+    if (!marks.marked(nowMs).contains(owner)) {
+      return null;
+    }
+    final Long stoppedMs = lastStoppedMs.get(owner);
+    if (stoppedMs != null && decidedMs > stoppedMs && nowMs < Math.max(decidedMs, firstTokenDueMs) + OVERDUE_MS) {
+      return null;
+    }
+    return "owner " + owner + " stopped: " + SEQUENCES + " or more of its streams stalled with no token at all";
   }
 }
