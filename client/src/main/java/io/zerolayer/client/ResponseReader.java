@@ -11,16 +11,10 @@ import io.zerolayer.contract.topic.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -50,15 +44,9 @@ final class ResponseReader implements AutoCloseable {
   private final Deserializer<TokenChunk> chunks;
   private final String responseTopic;
   private final String tokenTopic;
-  private final Map<String, PendingResponse> pending;
-  private final Map<String, FollowedStream> followers;
+  private final Deliveries deliveries;
   private final PartitionShare share;
-  /** Changes to the watched partitions, applied by the reading thread before its next poll. */
-  private final Queue<Watch> watchChanges = new ConcurrentLinkedQueue<>();
-  /** The pending requests holding chunks back until their place is known; the reading thread's alone. */
-  private final Set<String> holding = new HashSet<>();
-  /** How many watches each partition outside the share has; the reading thread's alone. */
-  private final Map<Integer, Integer> watched = new HashMap<>();
+  private final PartitionWatches watches;
   private final CountDownLatch started = new CountDownLatch(1);
   private volatile int partitions;
   private final Thread thread;
@@ -76,8 +64,8 @@ final class ResponseReader implements AutoCloseable {
   ResponseReader(final ClusterSettings cluster, final ContractSerdes serdes, final Map<String, PendingResponse> pending,
       final Map<String, FollowedStream> followers, final PartitionShare share) {
     this.share = requireNonNull(share, "share");
-    this.pending = requireNonNull(pending, "pending");
-    this.followers = requireNonNull(followers, "followers");
+    this.deliveries = new Deliveries(pending, followers);
+    this.watches = new PartitionWatches(share);
     final Map<String, Object> props = new HashMap<>(cluster.clientProperties());
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -122,15 +110,12 @@ final class ResponseReader implements AutoCloseable {
    * @throws IllegalStateException when the reader does not get there within {@code timeout}
    */
   Runnable watch(final int partition, final Duration timeout) throws InterruptedException {
-    final Watch watch = new Watch(partition, 1, new CountDownLatch(1));
     // Applied before the next poll, within a poll's timeout.
-    watchChanges.add(watch);
-    if (!watch.applied().await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-      watchChanges.add(new Watch(partition, -1, new CountDownLatch(1)));
+    if (!watches.start(partition, timeout)) {
       throw new IllegalStateException("could not start reading partition " + partition + " of " + responseTopic
           + " within " + timeout.toMillis() + " ms" + (failure == null ? "" : ": " + failure.getMessage()));
     }
-    return () -> watchChanges.add(new Watch(partition, -1, new CountDownLatch(1)));
+    return () -> watches.end(partition);
   }
 
   private void read() {
@@ -146,8 +131,8 @@ final class ResponseReader implements AutoCloseable {
       held.forEach(consumer::position);
       started.countDown();
       while (running) {
-        applyWatchChanges();
-        releaseHeld();
+        watches.apply(this::reassign);
+        deliveries.releaseHeld();
         poll();
       }
     } catch (final WakeupException e) {
@@ -173,37 +158,14 @@ final class ResponseReader implements AutoCloseable {
     return assigned;
   }
 
-  /** Starts or stops reading the partitions outside the share that watches asked for or let go. */
-  private void applyWatchChanges() {
-    final List<Watch> changes = new ArrayList<>();
-    for (Watch change = watchChanges.poll(); change != null; change = watchChanges.poll()) {
-      changes.add(change);
-    }
-    if (changes.isEmpty()) {
-      return;
-    }
-    final Set<Integer> before = Set.copyOf(watched.keySet());
-    for (final Watch change : changes) {
-      final int count = watched.getOrDefault(change.partition(), 0) + change.delta();
-      if (share.holds(change.partition()) || count <= 0) {
-        watched.remove(change.partition());
-      } else {
-        watched.put(change.partition(), count);
-      }
-    }
-    if (!before.equals(watched.keySet())) {
-      final Set<TopicPartition> old = consumer.assignment();
-      final List<TopicPartition> now = assigned(watched.keySet());
-      consumer.assign(now);
-      final List<TopicPartition> added = now.stream().filter(p -> !old.contains(p)).toList();
-      consumer.seekToEnd(added);
-      added.forEach(consumer::position);
-    }
-    changes.forEach(change -> change.applied().countDown());
-  }
-
-  /** A watch of a partition starting (+1) or ending (-1). */
-  private record Watch(int partition, int delta, CountDownLatch applied) {
+  /** Reads the share's partitions and {@code watched}, each newly read one from its end. */
+  private void reassign(final Set<Integer> watched) {
+    final Set<TopicPartition> old = consumer.assignment();
+    final List<TopicPartition> now = assigned(watched);
+    consumer.assign(now);
+    final List<TopicPartition> added = now.stream().filter(p -> !old.contains(p)).toList();
+    consumer.seekToEnd(added);
+    added.forEach(consumer::position);
   }
 
   /** The partition count both topics must share, a sequence's records landing on the same number of each. */
@@ -242,15 +204,14 @@ final class ResponseReader implements AutoCloseable {
 
   /** Hands a record to its awaited sequence; false when it must be read again later. */
   private boolean readable(final ConsumerRecord<String, byte[]> record) {
-    if (record.key() == null || record.value() == null
-        || !pending.containsKey(record.key()) && !followers.containsKey(record.key())) {
+    if (record.key() == null || record.value() == null || !deliveries.awaits(record.key())) {
       return true;
     }
     try {
       if (record.topic().equals(tokenTopic)) {
-        deliver(record.key(), chunks.deserialize(record.topic(), record.value()));
+        deliveries.fromWorker(record.key(), chunks.deserialize(record.topic(), record.value()));
       } else {
-        deliver(responses.deserialize(record.topic(), record.value()));
+        deliveries.fromDurable(responses.deserialize(record.topic(), record.value()));
       }
       return true;
     } catch (final SerializationException e) {
@@ -263,81 +224,9 @@ final class ResponseReader implements AutoCloseable {
     }
   }
 
-  /** Hands a worker's chunk to its pending request; followers read the durable stream alone. */
-  private void deliver(final String sequenceId, final TokenChunk chunk) {
-    final PendingResponse entry = pending.get(sequenceId);
-    if (entry == null) {
-      return;
-    }
-    try {
-      entry.fromWorker(chunk);
-      noteHolding(sequenceId, entry);
-    } catch (final IllegalStateException e) {
-      pending.remove(sequenceId);
-      entry.fail(e);
-    }
-  }
-
-  /** Hands a durable chunk to its pending request and its follower; the last one ends them. */
-  private void deliver(final ResponseChunk chunk) {
-    final PendingResponse entry = deliver(pending, chunk);
-    if (entry != null) {
-      noteHolding(chunk.getSequenceId(), entry);
-    }
-    deliver(followers, chunk);
-  }
-
-  /** @return the sequence's entry the chunk went to, or null when it is not awaited there */
-  private static <A extends Awaited> A deliver(final Map<String, A> waiting, final ResponseChunk chunk) {
-    final A entry = waiting.get(chunk.getSequenceId());
-    if (entry != null) {
-      settle(waiting, chunk.getSequenceId(), entry, () -> entry.fromDurable(chunk));
-    }
-    return entry;
-  }
-
-  private void noteHolding(final String sequenceId, final PendingResponse entry) {
-    if (entry.holding()) {
-      holding.add(sequenceId);
-    }
-  }
-
-  /**
-   * Passes on the chunks pending requests held back until their place was known. Only those
-   * holding some are visited: walking every pending request between polls took half the reading
-   * thread's time with hundreds open (100 requests/s).
-   */
-  private void releaseHeld() {
-    for (final Iterator<String> ids = holding.iterator(); ids.hasNext(); ) {
-      final String sequenceId = ids.next();
-      final PendingResponse entry = pending.get(sequenceId);
-      if (entry != null) {
-        settle(pending, sequenceId, entry, entry::releaseHeld);
-      }
-      if (entry == null || !entry.holding()) {
-        ids.remove();
-      }
-    }
-  }
-
-  /** Runs one delivery to an awaited sequence; it leaves the waiting ones when done or broken. */
-  private static <A extends Awaited> void settle(final Map<String, A> waiting, final String sequenceId, final A entry,
-      final BooleanSupplier delivery) {
-    try {
-      if (delivery.getAsBoolean()) {
-        waiting.remove(sequenceId, entry);
-      }
-    } catch (final IllegalStateException e) {
-      waiting.remove(sequenceId, entry);
-      entry.fail(e);
-    }
-  }
-
   private void failAll(final Throwable cause) {
     failure = cause;
-    pending.values().forEach(entry -> entry.fail(cause));
-    pending.clear();
-    followers.values().forEach(entry -> entry.fail(cause));
+    deliveries.failAll(cause);
   }
 
   @Override
