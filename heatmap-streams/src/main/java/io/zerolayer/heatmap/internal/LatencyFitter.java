@@ -22,7 +22,7 @@ import java.util.List;
  */
 public final class LatencyFitter {
 
-  private static final int DIMENSIONS = 3;
+  private static final int DIMENSIONS = PriorRidge.DIMENSIONS;
   /** Weight of the newest completion in the moving averages (output share, handoff, queue waits). */
   static final double AVERAGE_WEIGHT = 0.05;
   /** Attempts with an estimated queue wait needed before their waits scale the estimates. */
@@ -30,8 +30,6 @@ public final class LatencyFitter {
   /** The bounds of the queue-wait scale: a few odd waits move it, none takes it anywhere. */
   static final double MIN_QUEUE_SCALE = 0.25;
   static final double MAX_QUEUE_SCALE = 4.0;
-  /** How many completions the defaults are worth. */
-  static final double PRIOR_SAMPLES = 0.02;
   /** Weight of the newest completion in the moving averages of the fit's signed error (its drift). */
   static final double DRIFT_WEIGHT = 0.25;
   /** Each completion's term in the drift, ln(predicted / observed), is held within this bound either way. */
@@ -43,8 +41,6 @@ public final class LatencyFitter {
   static final double DRIFT_LIMIT = 0.35;
   /** What is kept of the past at each completion while the fit drifts. */
   static final double DRIFT_KEEP = 0.5;
-  /** A default's share of the prediction below which it counts as this share (a zero default stays near zero). */
-  private static final double MIN_SHARE = 1e-3;
 
   private final double halfLifeMs;
   private final long minSamples;
@@ -206,9 +202,8 @@ public final class LatencyFitter {
           .build();
     }
     final double[] gram = toArray(fit.getGram());
-    final double[] latency = solve(gram, toArray(fit.getLatencyMoment()), priorPrecision(gram, latencyPrior),
-        latencyPrior);
-    final double[] ttft = solve(gram, toArray(fit.getTtftMoment()), priorPrecision(gram, ttftPrior), ttftPrior);
+    final double[] latency = PriorRidge.solve(gram, toArray(fit.getLatencyMoment()), latencyPrior);
+    final double[] ttft = PriorRidge.solve(gram, toArray(fit.getTtftMoment()), ttftPrior);
     return LatencyModel.newBuilder()
         .setLatencyInterceptMs(latency[0]).setLatencyPerInputTokenMs(latency[1])
         .setLatencyPerOutputTokenMs(latency[2]).setTtftInterceptMs(ttft[0])
@@ -220,98 +215,6 @@ public final class LatencyFitter {
         .setMeanInputTokens(gram[0] > 0 ? gram[1] / gram[0] : 0.0)
         .setMeanOutputTokens(gram[0] > 0 ? gram[2] / gram[0] : 0.0)
         .setSamples(fit.getSamples()).build();
-  }
-
-  /**
-   * The defaults' weight on each coefficient: {@link #PRIOR_SAMPLES} completions of the mean shape,
-   * spread so that a correction the data cannot place falls on each coefficient in proportion to
-   * its default (the precision of coefficient i is inverse to its default's share of the
-   * prediction at the mean shape).
-   */
-  static double[] priorPrecision(final double[] gram, final double[] prior) {
-    final double weight = Math.max(gram[0], Double.MIN_NORMAL);
-    final double[] size = new double[DIMENSIONS];
-    double predicted = 0;
-    for (int i = 0; i < DIMENSIONS; i++) {
-      size[i] = Math.sqrt(Math.max(1.0, gram[i * DIMENSIONS + i] / weight));
-      predicted += Math.max(0, prior[i]) * size[i];
-    }
-    predicted = Math.max(predicted, 1.0);
-    final double[] precision = new double[DIMENSIONS];
-    for (int i = 0; i < DIMENSIONS; i++) {
-      final double share = Math.max(MIN_SHARE, Math.max(0, prior[i]) * size[i] / predicted);
-      precision[i] = PRIOR_SAMPLES * size[i] * size[i] / share;
-    }
-    return precision;
-  }
-
-  /**
-   * The coefficients b that minimise the weighted squared error plus the prior's
-   * sum of precision_i (b_i - prior_i)^2, none negative: (G + P) b = m + P prior over the
-   * coefficients left free, those that came out negative held at 0, until none does.
-   */
-  static double[] solve(final double[] gram, final double[] moment, final double[] precision,
-      final double[] prior) {
-    final boolean[] zero = new boolean[DIMENSIONS];
-    while (true) {
-      final double[] b = solveFree(gram, moment, precision, prior, zero);
-      boolean clipped = false;
-      for (int i = 0; i < DIMENSIONS; i++) {
-        if (!zero[i] && b[i] < 0) {
-          zero[i] = true;
-          clipped = true;
-        }
-      }
-      if (!clipped) {
-        return b;
-      }
-    }
-  }
-
-  /** Solves the system over the free coefficients by Gaussian elimination; the others are 0. */
-  private static double[] solveFree(final double[] gram, final double[] moment, final double[] precision,
-      final double[] prior, final boolean[] zero) {
-    final int[] free = new int[DIMENSIONS];
-    int n = 0;
-    for (int i = 0; i < DIMENSIONS; i++) {
-      if (!zero[i]) {
-        free[n++] = i;
-      }
-    }
-    final double[][] a = new double[n][n + 1];
-    for (int r = 0; r < n; r++) {
-      final int i = free[r];
-      for (int c = 0; c < n; c++) {
-        final int j = free[c];
-        a[r][c] = gram[i * DIMENSIONS + j] + (i == j ? precision[i] : 0.0);
-      }
-      a[r][n] = moment[i] + precision[i] * prior[i];
-    }
-    // The prior makes the matrix positive definite: no pivot is zero.
-    for (int col = 0; col < n; col++) {
-      int pivot = col;
-      for (int row = col + 1; row < n; row++) {
-        if (Math.abs(a[row][col]) > Math.abs(a[pivot][col])) {
-          pivot = row;
-        }
-      }
-      final double[] swap = a[col];
-      a[col] = a[pivot];
-      a[pivot] = swap;
-      for (int row = 0; row < n; row++) {
-        if (row != col) {
-          final double factor = a[row][col] / a[col][col];
-          for (int k = col; k <= n; k++) {
-            a[row][k] -= factor * a[col][k];
-          }
-        }
-      }
-    }
-    final double[] solution = new double[DIMENSIONS];
-    for (int r = 0; r < n; r++) {
-      solution[free[r]] = a[r][n] / a[r][r];
-    }
-    return solution;
   }
 
   private static double[] toArray(final List<Double> values) {
