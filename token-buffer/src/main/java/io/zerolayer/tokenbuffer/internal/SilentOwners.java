@@ -25,8 +25,8 @@ import java.util.Map;
  * moved the requests sent there after it ended.
  *
  * <p>An attempt decided after the latest stopped stream is moved on the mark only once its first
- * token is overdue (its predicted time and two checks more). An engine that moved again with no
- * stream left on it has nothing to show it by: its streams were the ones moved away. Moved at
+ * token is overdue (its predicted time and {@link #OVERDUE_MS} more). An engine that moved again
+ * with no stream left on it has nothing to show it by: its streams were the ones moved away. Moved at
  * once, the first requests sent to it after its stall ended went elsewhere within 130 ms, before
  * their prefill could end, and the routers, seeing sequences cut away from it, kept new work off
  * it and piled it on the instance left.
@@ -39,7 +39,7 @@ public final class SilentOwners {
   private static final Duration WINDOW = Duration.ofSeconds(1);
   private static final Duration HOLD = Duration.ofSeconds(3);
   /** How long past its due first token an attempt decided after the latest stopped stream waits. */
-  static final long OVERDUE_MS = 200;
+  private static final long OVERDUE_MS = 200;
 
   private final InstanceMarks marks = new InstanceMarks(SEQUENCES, WINDOW, HOLD);
   /** When a stream of each instance was last noted stopped. */
