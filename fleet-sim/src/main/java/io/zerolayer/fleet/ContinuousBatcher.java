@@ -76,7 +76,8 @@ final class ContinuousBatcher {
       throw new GenerationFailedException("CUDA out of memory on " + instanceId + ": no KV-cache blocks for "
           + task.getSequenceId());
     }
-    try (GpuLoad.Allocation kv = load.admit(task.getInputTokens())) {
+    try (GpuLoad.Allocation kv = load.admit(task.getInputTokens(),
+        Math.max(0, task.getMaxOutputTokens() - task.getResumeFromIndex()))) {
       sink.started();
       final int cached = cachedTokens(task);
       sink.cachedPrompt(cached);
@@ -139,7 +140,7 @@ final class ContinuousBatcher {
         break;
       }
       pending.add(text.next());
-      kv.grow(1);
+      kv.generated();
       if (i == task.getResumeFromIndex() || pending.size() == profile.tokensPerChunk()) {
         deliver(pending, sink, life);
       }

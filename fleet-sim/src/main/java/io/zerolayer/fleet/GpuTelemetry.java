@@ -77,6 +77,7 @@ final class GpuTelemetry {
         .setTcpRetransmitRate(Math.min(1.0, noisy(Math.max(NORMAL_RETRANSMIT_RATE, loss))))
         .setQueueLength(load.queued())
         .setRunningRequests(active)
+        .setRunningTokensToLimit(load.tokensToLimit())
         .setDecodeTokensPerS(cadence.tokensPerSecond(cadenceNow))
         .setTokenIntervalStddevMs(cadence.intervalStddevMs(cadenceNow))
         .setAllocationErrors(allocationErrors())

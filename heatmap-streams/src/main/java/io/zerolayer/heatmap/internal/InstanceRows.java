@@ -80,6 +80,7 @@ public final class InstanceRows {
         .setTcpRetransmitRate(signals.retransmitRate())
         .setQueueLength(latest.getQueueLength())
         .setRunningRequests(latest.getRunningRequests())
+        .setRunningTokensToLimit(latest.getRunningTokensToLimit())
         .setDecodeTokensPerS(ewma[Metric.DECODE_TOKENS_PER_S.ordinal()])
         .setZonePenalised(penalised)
         .setNetworkDegraded(machine.networkDegraded())

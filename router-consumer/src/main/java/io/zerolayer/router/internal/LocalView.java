@@ -26,7 +26,7 @@ public final class LocalView {
 
   /** The heatmap as this router sees it at {@code nowMs}. */
   public Heatmap applyTo(final Heatmap heatmap, final long nowMs) {
-    return cutovers.applyTo(dispatches.applyTo(heatmap, nowMs), nowMs).withOwnWork(expected.at(nowMs));
+    return cutovers.applyTo(dispatches.applyTo(heatmap, nowMs), nowMs).withOwnWork(expected.at(nowMs), nowMs);
   }
 
   /**

@@ -21,6 +21,7 @@ public final class Heatmap {
   private final Set<String> cutAway;
   private final PeerModels.Memo peers;
   private final Function<String, OwnWork> ownWork;
+  private final long atMs;
 
   /**
    * @param rows rows by instance id
@@ -30,7 +31,7 @@ public final class Heatmap {
    *     latency-aware policy keeps new work off them while it can
    */
   public Heatmap(final Map<String, InstanceScore> rows, final long version, final Set<String> cutAway) {
-    this(rows, version, cutAway, null, id -> OwnWork.NONE);
+    this(rows, version, cutAway, null, id -> OwnWork.NONE, 0);
   }
 
   /** A snapshot of the rows alone, with nothing cut away. */
@@ -39,12 +40,13 @@ public final class Heatmap {
   }
 
   private Heatmap(final Map<String, InstanceScore> rows, final long version, final Set<String> cutAway,
-      final PeerModels.Memo peers, final Function<String, OwnWork> ownWork) {
+      final PeerModels.Memo peers, final Function<String, OwnWork> ownWork, final long atMs) {
     this.rows = Map.copyOf(requireNonNull(rows, "rows"));
     this.version = version;
     this.cutAway = Set.copyOf(requireNonNull(cutAway, "cutAway"));
     this.peers = peers == null ? new PeerModels.Memo(this.rows.values()) : peers;
     this.ownWork = requireNonNull(ownWork, "ownWork");
+    this.atMs = atMs;
   }
 
   /** The empty heatmap, before anything was read. */
@@ -54,16 +56,16 @@ public final class Heatmap {
 
   /** The same rows with these instances marked as just cut away from. */
   public Heatmap withCutAway(final Set<String> instanceIds) {
-    return new Heatmap(rows, version, instanceIds, peers, ownWork);
+    return new Heatmap(rows, version, instanceIds, peers, ownWork, atMs);
   }
 
   /**
-   * The same rows with this router's own requests on each instance, as {@code work} gives them
-   * (asked for an instance only when a prediction needs it, so it must answer for the moment of
-   * this snapshot).
+   * The same rows as this router sees them at {@code nowMs}, with its own requests on each
+   * instance as {@code work} gives them (asked for an instance only when a prediction needs it, so
+   * it must answer for that moment).
    */
-  public Heatmap withOwnWork(final Function<String, OwnWork> work) {
-    return new Heatmap(rows, version, cutAway, peers, work);
+  public Heatmap withOwnWork(final Function<String, OwnWork> work, final long nowMs) {
+    return new Heatmap(rows, version, cutAway, peers, work, nowMs);
   }
 
   /**
@@ -71,7 +73,7 @@ public final class Heatmap {
    * (running and queued requests), not in their latency models.
    */
   public Heatmap withLoad(final Map<String, InstanceScore> loadedRows) {
-    return new Heatmap(loadedRows, version, cutAway, peers, ownWork);
+    return new Heatmap(loadedRows, version, cutAway, peers, ownWork, atMs);
   }
 
   /**
@@ -83,7 +85,7 @@ public final class Heatmap {
     final Map<String, InstanceScore> serving = rows.entrySet().stream()
         .filter(entry -> model.equals(entry.getValue().getModel()))
         .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-    return new Heatmap(serving, version, cutAway, peers, ownWork);
+    return new Heatmap(serving, version, cutAway, peers, ownWork, atMs);
   }
 
   public Map<String, InstanceScore> rows() {
@@ -101,6 +103,14 @@ public final class Heatmap {
   /** This router's own requests on an instance; {@link OwnWork#NONE} when it knows none. */
   public OwnWork ownWork(final String instanceId) {
     return ownWork.apply(instanceId);
+  }
+
+  /**
+   * How long before this snapshot's moment the instance's row was sampled; 0 for a snapshot that
+   * names no moment.
+   */
+  public long ageMs(final InstanceScore row) {
+    return atMs > 0 ? Math.max(0, atMs - row.getLastTelemetryMs()) : 0;
   }
 
   /** The row of one instance, or null. */

@@ -2,6 +2,7 @@ package io.zerolayer.router.policy;
 
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.LatencyModel;
+import java.util.List;
 import java.util.PriorityQueue;
 
 /** Predicts a request's latency on an instance from the instance's heatmap row. */
@@ -50,9 +51,13 @@ public final class LatencyPredictor {
     if (request.ignoresEos()) {
       return request.maxOutputTokens();
     }
-    final double share = model.getExpectedOutputShare() > 0 && model.getExpectedOutputShare() <= 1
+    return Math.max(1.0, outputShare(model) * request.maxOutputTokens());
+  }
+
+  /** The share of their output limits this model's requests generate; 1 until the heatmap knows. */
+  private static double outputShare(final LatencyModel model) {
+    return model.getExpectedOutputShare() > 0 && model.getExpectedOutputShare() <= 1
         ? model.getExpectedOutputShare() : 1.0;
-    return Math.max(1.0, share * request.maxOutputTokens());
   }
 
   static boolean knowsDecodeStep(final LatencyModel model) {
@@ -62,13 +67,16 @@ public final class LatencyPredictor {
   /**
    * Time the request waits for a batch slot. Behind a queue, or with every slot of the batch
    * taken ({@code batchSlots}, once known), the request starts once as many running requests as
-   * are queued, and one more, have finished ({@link #slotFreeMs}): the requests of the instance's
-   * usual shape (its recent completions' mean prompt and output, a typical shape until known), all
-   * but those this router knows better ({@link OwnWork}); scaled by what the instance's queued
-   * attempts waited over the estimates for them ({@code queueWaitScale}).
+   * are queued, and one more, have finished. When a running request finishes: where the instance
+   * reports what each may still generate, after that many decode steps from its sample
+   * ({@link #reportedFrees}); else as this router expects its own requests to end, and the others
+   * spread evenly over the service of a request of the instance's usual shape (its recent
+   * completions' mean prompt and output, a typical shape until known; {@link #slotFreeMs}). The
+   * result is scaled by what the instance's queued attempts waited over the estimates for them
+   * ({@code queueWaitScale}).
    */
   public static double queueWaitMs(final InstanceScore row) {
-    return queueWaitMs(row, row.getLatencyModel(), OwnWork.NONE);
+    return queueWaitMs(row, row.getLatencyModel(), OwnWork.NONE, 0);
   }
 
   /**
@@ -77,7 +85,8 @@ public final class LatencyPredictor {
    */
   public static double queueWaitMs(final Heatmap heatmap, final String instanceId) {
     final InstanceScore row = heatmap.row(instanceId);
-    return row == null ? 0.0 : queueWaitMs(row, heatmap.peerModels().of(row), heatmap.ownWork(instanceId));
+    return row == null ? 0.0
+        : queueWaitMs(row, heatmap.peerModels().of(row), heatmap.ownWork(instanceId), heatmap.ageMs(row));
   }
 
   /**
@@ -87,15 +96,17 @@ public final class LatencyPredictor {
    */
   public static double queueEstimateMs(final Heatmap heatmap, final String instanceId) {
     final InstanceScore row = heatmap.row(instanceId);
-    return row == null ? 0.0 : queueEstimateMs(row, heatmap.peerModels().of(row), heatmap.ownWork(instanceId));
+    return row == null ? 0.0
+        : queueEstimateMs(row, heatmap.peerModels().of(row), heatmap.ownWork(instanceId), heatmap.ageMs(row));
   }
 
-  /** The queue wait, with {@code model} in place of the row's own. */
-  static double queueWaitMs(final InstanceScore row, final LatencyModel model, final OwnWork own) {
-    return (model.getQueueWaitScale() > 0 ? model.getQueueWaitScale() : 1.0) * queueEstimateMs(row, model, own);
+  /** The queue wait, with {@code model} in place of the row's own, the row sampled {@code ageMs} ago. */
+  static double queueWaitMs(final InstanceScore row, final LatencyModel model, final OwnWork own, final long ageMs) {
+    return (model.getQueueWaitScale() > 0 ? model.getQueueWaitScale() : 1.0) * queueEstimateMs(row, model, own, ageMs);
   }
 
-  private static double queueEstimateMs(final InstanceScore row, final LatencyModel model, final OwnWork own) {
+  private static double queueEstimateMs(final InstanceScore row, final LatencyModel model, final OwnWork own,
+      final long ageMs) {
     if (row.getQueueLength() <= 0 && !batchFull(row)) {
       return 0.0;
     }
@@ -103,7 +114,35 @@ public final class LatencyPredictor {
         (int) Math.round(model.getMeanInputTokens() > 0 ? model.getMeanInputTokens() : TYPICAL_INPUT_TOKENS),
         (int) Math.max(1, Math.round(model.getMeanOutputTokens() > 0 ? model.getMeanOutputTokens()
             : TYPICAL_OUTPUT_TOKENS)), true, PrefixMatch.NONE, null);
-    return slotFreeMs(row.getRunningRequests(), Math.max(0, row.getQueueLength()), serviceMs(row, model, usual), own);
+    final double usualMs = serviceMs(row, model, usual);
+    final int queued = Math.max(0, row.getQueueLength());
+    if (!row.getRunningTokensToLimit().isEmpty() && knowsDecodeStep(model)) {
+      return afterQueue(reportedFrees(row, model, usualMs, ageMs), queued, usualMs, own);
+    }
+    return slotFreeMs(row.getRunningRequests(), queued, usualMs, own);
+  }
+
+  /**
+   * When each running request's slot frees, by what the instance reported each may still generate
+   * (its limit less its tokens, times the share of their limits this model's requests use), a
+   * decode step of the full batch a token, less the {@code ageMs} since the sample. Requests
+   * running that the sample does not hold (this router's dispatches since) hold their slots for
+   * {@code usualMs}.
+   */
+  static PriorityQueue<Double> reportedFrees(final InstanceScore row, final LatencyModel model, final double usualMs,
+      final long ageMs) {
+    final List<Integer> tokensToLimit = row.getRunningTokensToLimit();
+    final int slots = Math.max(Math.max(1, row.getRunningRequests()), tokensToLimit.size());
+    final double stepMs = model.getDecodeStepBaseMs() + model.getDecodeStepPerSequenceMs() * slots;
+    final double share = outputShare(model);
+    final PriorityQueue<Double> frees = new PriorityQueue<>(slots);
+    for (final int tokens : tokensToLimit) {
+      frees.add(Math.max(0.0, tokens * share * stepMs - ageMs));
+    }
+    for (int i = tokensToLimit.size(); i < slots; i++) {
+      frees.add(usualMs);
+    }
+    return frees;
   }
 
   /**
@@ -130,6 +169,18 @@ public final class LatencyPredictor {
     for (int j = 1; j <= unknown; j++) {
       frees.add(j * usualMs / unknown);
     }
+    return afterQueue(frees, queued, usualMs, own);
+  }
+
+  /**
+   * When a slot frees for a request behind {@code queued} others, the batch's slots freeing at
+   * {@code frees} (one a slot; taken): each queued request takes the next slot that frees and
+   * holds it for its service, this router's queued ones first in line with theirs, every other
+   * one for {@code usualMs}.
+   */
+  private static double afterQueue(final PriorityQueue<Double> frees, final int queued, final double usualMs,
+      final OwnWork own) {
+    final int slots = frees.size();
     final int ownQueued = Math.min(queued, own.queued());
     // One by one while this router's queued requests and a round of others fill the slots; a
     // longer queue of others adds one usual service to every slot per round of them.
@@ -156,7 +207,8 @@ public final class LatencyPredictor {
       return 0.0;
     }
     final LatencyModel model = heatmap.peerModels().of(row);
-    return queueWaitMs(row, model, heatmap.ownWork(instanceId)) + firstTokenServiceMs(row, model, request);
+    return queueWaitMs(row, model, heatmap.ownWork(instanceId), heatmap.ageMs(row))
+        + firstTokenServiceMs(row, model, request);
   }
 
   /** Time from the request's start to its first token (its prefill), with {@code model} in place of the row's own. */
@@ -193,7 +245,7 @@ public final class LatencyPredictor {
 
   /** Queue wait plus service time on an instance of the heatmap, by its own latency model. */
   public static double latencyMs(final Heatmap heatmap, final InstanceScore row, final RequestProfile request) {
-    return queueWaitMs(row, row.getLatencyModel(), heatmap.ownWork(row.getInstanceId()))
+    return queueWaitMs(row, row.getLatencyModel(), heatmap.ownWork(row.getInstanceId()), heatmap.ageMs(row))
         + serviceMs(row, row.getLatencyModel(), request);
   }
 }

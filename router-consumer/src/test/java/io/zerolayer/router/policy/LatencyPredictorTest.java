@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.LatencyModel;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LatencyPredictorTest {
@@ -112,7 +113,7 @@ class LatencyPredictorTest {
     full.setBatchSlots(4);
     final Heatmap unknown = Rows.heatmap(full);
     final Heatmap burst = unknown.withOwnWork(id -> new OwnWork(new double[] {1_040, 900, 1_000, 950},
-        new double[0]));
+        new double[0]), Rows.NOW_MS);
 
     assertThat(LatencyPredictor.queueEstimateMs(unknown, "a")).as("one of 4 ends every 1,050 / 4 ms")
         .isCloseTo(1_050 / 4.0, within(1e-9));
@@ -126,7 +127,7 @@ class LatencyPredictorTest {
   void shouldLetItsOwnQueuedRequestsTakeTheFirstSlotsThatFreeForTheirOwnService() {
     final InstanceScore queued = usual("a", 2, 1);
     final Heatmap heatmap = Rows.heatmap(queued).withOwnWork(id -> new OwnWork(new double[] {300, 700},
-        new double[] {500}));
+        new double[] {500}), Rows.NOW_MS);
 
     // The queued one takes the slot freeing at 300 until 800; this request the one at 700.
     assertThat(LatencyPredictor.queueEstimateMs(heatmap, "a")).isCloseTo(700.0, within(1e-9));
@@ -136,10 +137,30 @@ class LatencyPredictorTest {
   void shouldSpreadTheRequestsItDoesNotKnowEvenlyOverTheUsualService() {
     final InstanceScore queued = usual("a", 4, 1);
     final Heatmap heatmap = Rows.heatmap(queued).withOwnWork(id -> new OwnWork(new double[] {1_000, 1_040},
-        new double[0]));
+        new double[0]), Rows.NOW_MS);
 
     // Two others end at 1,050 / 2 and 1,050 ms; the queued other takes the first, this request the second.
     assertThat(LatencyPredictor.queueEstimateMs(heatmap, "a")).isCloseTo(1_000.0, within(1e-9));
+  }
+
+  @Test
+  void shouldFreeSlotsAsTheTokensTheInstanceReportsItsRequestsMayStillGenerateRunOut() {
+    final InstanceScore full = withDecodeStep(usual("a", 4, 1), 8, 0.5);
+    full.setBatchSlots(4);
+    full.setRunningTokensToLimit(List.of(100, 20, 60, 300));
+    full.setLastTelemetryMs(Rows.NOW_MS - 50);
+    final OwnWork misleading = new OwnWork(new double[] {5_000, 5_000, 5_000, 5_000}, new double[0]);
+
+    // A step of 8 + 0.5 * 4 = 10 ms: the slots free 1,000, 200, 600 and 3,000 ms after the sample,
+    // 50 ms ago. The queued request takes the one at 150; this one the one at 550.
+    assertThat(LatencyPredictor.queueEstimateMs(Rows.heatmap(full).withOwnWork(id -> misleading, Rows.NOW_MS), "a"))
+        .as("the instance's report, not this router's expectations").isCloseTo(550.0, within(1e-9));
+    assertThat(LatencyPredictor.queueEstimateMs(Rows.heatmap(full), "a")).as("a snapshot naming no moment")
+        .isCloseTo(600.0, within(1e-9));
+    full.setQueueLength(0);
+    full.setRunningRequests(3);
+    full.setRunningTokensToLimit(List.of(100, 20, 60));
+    assertThat(LatencyPredictor.queueEstimateMs(Rows.heatmap(full), "a")).as("a free slot").isZero();
   }
 
   @Test

@@ -41,6 +41,9 @@ public final class TelemetryValidator {
     notNegative(problems, "decodeTokensPerS", sample.getDecodeTokensPerS());
     notNegative(problems, "tokenIntervalStddevMs", sample.getTokenIntervalStddevMs());
     notNegative(problems, "allocationErrors", sample.getAllocationErrors());
+    if (sample.getRunningTokensToLimit().stream().anyMatch(left -> left == null || left < 0)) {
+      problems.add("runningTokensToLimit holds a negative count: " + sample.getRunningTokensToLimit());
+    }
     final long skew = sample.getSampleTimeMs() - nowMs;
     if (Math.abs(skew) > maxClockSkew.toMillis()) {
       problems.add("sampleTimeMs is " + skew + " ms from now, beyond the allowed " + maxClockSkew.toMillis()

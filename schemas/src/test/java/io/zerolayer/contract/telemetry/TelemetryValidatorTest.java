@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.contract.avro.InstanceTelemetry;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TelemetryValidatorTest {
@@ -20,11 +21,11 @@ class TelemetryValidatorTest {
   @Test
   void shouldNameEveryImpossibleValue() {
     final InstanceTelemetry sample = sample().setGpuUtilization(1.2).setQueueLength(-1).setZone("")
-        .setVramFragmentation(Double.NaN).build();
+        .setVramFragmentation(Double.NaN).setRunningTokensToLimit(List.of(12, -3)).build();
 
     assertThat(validator.problems(sample, NOW)).containsExactlyInAnyOrder(
         "zone is empty", "gpuUtilization is 1.2, outside [0, 1]", "vramFragmentation is NaN, outside [0, 1]",
-        "queueLength is -1.0, negative");
+        "queueLength is -1.0, negative", "runningTokensToLimit holds a negative count: [12, -3]");
   }
 
   @Test
