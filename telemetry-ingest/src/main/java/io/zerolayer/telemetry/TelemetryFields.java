@@ -18,6 +18,9 @@ import java.util.Set;
  *   <li>{@code allocationErrors}: 0. No server counts CUDA/KV allocation failures; vLLM's
  *       {@code num_preemptions_total} is the nearest signal but counts scheduler preemptions, not
  *       errors, so it is not mapped.</li>
+ *   <li>{@code runningTokensToLimit}: empty. No server exports how many tokens each running
+ *       request may still generate; the routers then estimate when batch slots free from their
+ *       own dispatches.</li>
  * </ul>
  *
  * <p>The other fields are observable, but a given endpoint may lack the metric (an old vLLM
@@ -29,7 +32,7 @@ public final class TelemetryFields {
 
   /** Fields no scraped endpoint can give. */
   public static final Set<String> NOT_SCRAPABLE =
-      Set.of("vramFragmentation", "kvWarmupLevel", "ncclRingLatencyMs", "allocationErrors");
+      Set.of("vramFragmentation", "kvWarmupLevel", "ncclRingLatencyMs", "allocationErrors", "runningTokensToLimit");
 
   /** The model name when neither the target nor the server names one. */
   public static final String UNKNOWN_MODEL = "unknown";

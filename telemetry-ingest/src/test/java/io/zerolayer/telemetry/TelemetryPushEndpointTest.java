@@ -61,6 +61,16 @@ class TelemetryPushEndpointTest {
   }
 
   @Test
+  void shouldCarryWhatEachRunningRequestMayStillGenerateWhereTheInstanceSendsIt() throws Exception {
+    final ObjectNode body = validBody();
+    body.putArray("runningTokensToLimit").add(120).add(8);
+
+    assertThat(post(body.toString()).statusCode()).isEqualTo(202);
+    assertThat(accepted).singleElement().extracting(InstanceTelemetry::getRunningTokensToLimit)
+        .isEqualTo(List.of(120, 8));
+  }
+
+  @Test
   void shouldRefuseASampleNamingEveryMissingUnknownMistypedAndImpossibleField() throws Exception {
     final ObjectNode body = validBody();
     body.remove("zone");
@@ -70,6 +80,7 @@ class TelemetryPushEndpointTest {
     body.put("runningRequests", 2.5);
     body.put("sampleTimeMs", NOW + 60_000);
     body.put("gpuTemperature", 71);
+    body.putArray("runningTokensToLimit").add(12).add("x");
 
     final HttpResponse<String> response = post(body.toString());
 
@@ -79,6 +90,7 @@ class TelemetryPushEndpointTest {
         "queueLength must be a whole number in 32-bit range, not \"three\"",
         "runningRequests must be a whole number in 32-bit range, not 2.5",
         "allocationErrors is missing",
+        "runningTokensToLimit must be an array of whole numbers in 32-bit range, not [12,\"x\"]",
         "gpuTemperature is not a telemetry field",
         "gpuUtilization is 1.3, outside [0, 1]",
         "sampleTimeMs is 60000 ms from now, beyond the allowed 30000 ms: check the instance's clock");

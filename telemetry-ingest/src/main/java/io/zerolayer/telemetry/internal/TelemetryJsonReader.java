@@ -12,7 +12,8 @@ import org.apache.avro.Schema;
 
 /**
  * Reads a telemetry sample from a JSON object whose members are the record's fields, named as
- * in the schema (camelCase). Every field is required and no other member is allowed.
+ * in the schema (camelCase). Every field is required but the optional ones (the instance class,
+ * and what each running request may still generate), and no other member is allowed.
  */
 public final class TelemetryJsonReader {
 
@@ -53,6 +54,13 @@ public final class TelemetryJsonReader {
         }
         continue;
       }
+      if (field.schema().getType() == Schema.Type.ARRAY) {
+        // An optional list of whole numbers (tokens to each running request's limit): absent or null keeps it empty.
+        if (node != null && !node.isNull()) {
+          readWholeNumbers(field, node, sample, problems);
+        }
+        continue;
+      }
       final String problem = problem(field, node);
       if (problem == null) {
         sample.put(field.pos(), value(field, node));
@@ -67,6 +75,19 @@ public final class TelemetryJsonReader {
       }
     }
     return new Result(sample, problems);
+  }
+
+  private static void readWholeNumbers(final Schema.Field field, final JsonNode node, final InstanceTelemetry sample,
+      final List<String> problems) {
+    final List<Integer> values = new ArrayList<>();
+    if (node.isArray()) {
+      node.forEach(item -> values.add(item.isIntegralNumber() && item.canConvertToInt() ? item.intValue() : null));
+    }
+    if (!node.isArray() || values.contains(null)) {
+      problems.add(field.name() + " must be an array of whole numbers in 32-bit range, not " + node);
+      return;
+    }
+    sample.put(field.pos(), values);
   }
 
   private static String problem(final Schema.Field field, final JsonNode node) {
