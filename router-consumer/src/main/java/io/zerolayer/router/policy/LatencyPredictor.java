@@ -3,7 +3,6 @@ package io.zerolayer.router.policy;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.LatencyModel;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /** Predicts a request's latency on an instance from the instance's heatmap row. */
 public final class LatencyPredictor {
@@ -129,13 +128,13 @@ public final class LatencyPredictor {
    * running that the sample does not hold (this router's dispatches since) hold their slots for
    * {@code usualMs}.
    */
-  static PriorityQueue<Double> reportedFrees(final InstanceScore row, final LatencyModel model, final double usualMs,
+  static SlotFrees reportedFrees(final InstanceScore row, final LatencyModel model, final double usualMs,
       final long ageMs) {
     final List<Integer> tokensToLimit = row.getRunningTokensToLimit();
     final int slots = Math.max(Math.max(1, row.getRunningRequests()), tokensToLimit.size());
     final double stepMs = model.getDecodeStepBaseMs() + model.getDecodeStepPerSequenceMs() * slots;
     final double share = outputShare(model);
-    final PriorityQueue<Double> frees = new PriorityQueue<>(slots);
+    final SlotFrees frees = new SlotFrees(slots);
     for (final int tokens : tokensToLimit) {
       frees.add(Math.max(0.0, tokens * share * stepMs - ageMs));
     }
@@ -160,7 +159,7 @@ public final class LatencyPredictor {
     if (own.running() == 0 && own.queued() == 0) {
       return (queued + 1) * usualMs / slots;
     }
-    final PriorityQueue<Double> frees = new PriorityQueue<>(slots);
+    final SlotFrees frees = new SlotFrees(slots);
     final int known = Math.min(slots, own.running());
     for (int i = 0; i < known; i++) {
       frees.add(own.longestLeftMs(i));
@@ -178,7 +177,7 @@ public final class LatencyPredictor {
    * holds it for its service, this router's queued ones first in line with theirs, every other
    * one for {@code usualMs}.
    */
-  private static double afterQueue(final PriorityQueue<Double> frees, final int queued, final double usualMs,
+  private static double afterQueue(final SlotFrees frees, final int queued, final double usualMs,
       final OwnWork own) {
     final int slots = frees.size();
     final int ownQueued = Math.min(queued, own.queued());
@@ -187,9 +186,9 @@ public final class LatencyPredictor {
     final int oneByOne = Math.min(queued, ownQueued + slots);
     final int rounds = (queued - oneByOne) / slots;
     for (int i = 0; i < oneByOne + (queued - oneByOne) % slots; i++) {
-      frees.add(frees.poll() + (i < ownQueued ? own.queuedServiceMs(i) : usualMs));
+      frees.takeSoonestUntil(frees.soonest() + (i < ownQueued ? own.queuedServiceMs(i) : usualMs));
     }
-    return frees.poll() + rounds * usualMs;
+    return frees.soonest() + rounds * usualMs;
   }
 
   private static boolean batchFull(final InstanceScore row) {

@@ -56,6 +56,13 @@ public class SelectionBenchmark {
   @Param({"1000"})
   int instances;
 
+  /**
+   * Whether the rows carry what each running request may still generate (with a fitted decode
+   * step), as the simulated engines report it: every busy instance's queue wait then walks its batch.
+   */
+  @Param({"false", "true"})
+  boolean reportsTokensToLimit;
+
   private Heatmap heatmap;
   private Decider decider;
   private RequestDecider requestDecider;
@@ -68,7 +75,7 @@ public class SelectionBenchmark {
     final Random random = new Random(7);
     final Map<String, InstanceScore> rows = new HashMap<>();
     for (int i = 0; i < instances; i++) {
-      rows.put("gpu-" + i, row("gpu-" + i, random));
+      rows.put("gpu-" + i, row("gpu-" + i, random, reportsTokensToLimit));
     }
     heatmap = new Heatmap(rows, 1);
     decider = new Decider(new LatencyAwarePolicy(), 1000, 4, 0);
@@ -96,8 +103,8 @@ public class SelectionBenchmark {
     return requestDecider.decide("s", request, 0, 0, () -> heatmap, clock / 1_000_000, clock).decision();
   }
 
-  private static InstanceScore row(final String id, final Random random) {
-    return InstanceScore.newBuilder()
+  private static InstanceScore row(final String id, final Random random, final boolean reports) {
+    final InstanceScore row = InstanceScore.newBuilder()
         .setInstanceId(id).setZone("zone-" + random.nextInt(4)).setModel("m")
         .setState(InstanceState.HEALTHY).setWeight(0.2 + 0.8 * random.nextDouble()).setReason("")
         .setWarmupLevel(1.0).setGpuUtilization(random.nextDouble() * 0.9).setVramFragmentation(0.3)
@@ -108,5 +115,12 @@ public class SelectionBenchmark {
             .setTtftInterceptMs(30).setTtftPerInputTokenMs(0.1).setSamples(100).build())
         .setLastTelemetryMs(0).setUpdatedAtMs(0)
         .build();
+    if (reports) {
+      row.getLatencyModel().setDecodeStepBaseMs(8);
+      row.getLatencyModel().setDecodeStepPerSequenceMs(0.5);
+      row.setBatchSlots(16);
+      row.setRunningTokensToLimit(random.ints(row.getRunningRequests(), 0, 512).boxed().toList());
+    }
+    return row;
   }
 }
