@@ -17,9 +17,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.generic.GenericRecordBuilder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -81,26 +81,27 @@ class SchemaEvolutionIT {
     return new Schema.Parser().parse(base.substring(0, end) + "," + field + base.substring(end));
   }
 
+  /** A sample as the newer producer writes it; the fields it leaves out (the optional ones) take their defaults. */
   private static GenericRecord telemetry(final Schema schema, final String instance) {
-    final GenericRecord record = new GenericData.Record(schema);
-    record.put("instanceId", instance);
-    record.put("zone", "zone-a");
-    record.put("model", "sim");
-    record.put("sampleTimeMs", System.currentTimeMillis());
-    record.put("gpuUtilization", 0.5);
-    record.put("vramUsedBytes", 1L << 30);
-    record.put("vramFragmentation", 0.2);
-    record.put("kvCacheHitRate", 0.4);
-    record.put("kvWarmupLevel", 1.0);
-    record.put("ncclRingLatencyMs", 0.3);
-    record.put("tcpRetransmitRate", 0.0);
-    record.put("queueLength", 0);
-    record.put("runningRequests", 1);
-    record.put("decodeTokensPerS", 500.0);
-    record.put("tokenIntervalStddevMs", 3.0);
-    record.put("allocationErrors", 0);
-    record.put("firmware", "550.54");
-    return record;
+    return new GenericRecordBuilder(schema)
+        .set("instanceId", instance)
+        .set("zone", "zone-a")
+        .set("model", "sim")
+        .set("sampleTimeMs", System.currentTimeMillis())
+        .set("gpuUtilization", 0.5)
+        .set("vramUsedBytes", 1L << 30)
+        .set("vramFragmentation", 0.2)
+        .set("kvCacheHitRate", 0.4)
+        .set("kvWarmupLevel", 1.0)
+        .set("ncclRingLatencyMs", 0.3)
+        .set("tcpRetransmitRate", 0.0)
+        .set("queueLength", 0)
+        .set("runningRequests", 1)
+        .set("decodeTokensPerS", 500.0)
+        .set("tokenIntervalStddevMs", 3.0)
+        .set("allocationErrors", 0)
+        .set("firmware", "550.54")
+        .build();
   }
 
   private static byte[] wire(final int id, final Schema schema, final GenericRecord record) throws Exception {
