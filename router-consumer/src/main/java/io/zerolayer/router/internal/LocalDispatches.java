@@ -59,12 +59,28 @@ public final class LocalDispatches {
    */
   private static InstanceScore withUnseen(final InstanceScore row, final int unseen) {
     final int slots = row.getBatchSlots();
-    final InstanceScore.Builder builder = InstanceScore.newBuilder(row);
+    final InstanceScore loaded = sharing(row);
     if (row.getQueueLength() > 0) {
-      return builder.setQueueLength(row.getQueueLength() + unseen).build();
+      loaded.setQueueLength(row.getQueueLength() + unseen);
+      return loaded;
     }
     final int running = slots > 0 ? Math.min(unseen, Math.max(0, slots - row.getRunningRequests())) : unseen;
-    return builder.setRunningRequests(row.getRunningRequests() + running)
-        .setQueueLength(unseen - running).build();
+    loaded.setRunningRequests(row.getRunningRequests() + running);
+    loaded.setQueueLength(unseen - running);
+    return loaded;
+  }
+
+  /**
+   * A copy of the row that shares its model and lists: a snapshot's rows are never changed, and a
+   * builder's deep copy of every row a burst landed on cost a decision over many instances more
+   * than its ranking.
+   */
+  private static InstanceScore sharing(final InstanceScore row) {
+    final InstanceScore copy = new InstanceScore();
+    final int fields = InstanceScore.getClassSchema().getFields().size();
+    for (int i = 0; i < fields; i++) {
+      copy.put(i, row.get(i));
+    }
+    return copy;
   }
 }
