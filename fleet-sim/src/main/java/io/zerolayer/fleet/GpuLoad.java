@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicLong;
 final class GpuLoad {
 
   private final AtomicInteger queued = new AtomicInteger();
-  private final AtomicInteger running = new AtomicInteger();
   private final AtomicLong kvTokens = new AtomicLong();
   private final AtomicInteger allocationErrors = new AtomicInteger();
   private final Set<Allocation> inBatch = ConcurrentHashMap.newKeySet();
@@ -34,7 +33,6 @@ final class GpuLoad {
    * more output tokens; close it when it leaves.
    */
   Allocation admit(final int inputTokens, final int tokensToLimit) {
-    running.incrementAndGet();
     final Allocation allocation = new Allocation(inputTokens, tokensToLimit);
     inBatch.add(allocation);
     return allocation;
@@ -54,7 +52,7 @@ final class GpuLoad {
   }
 
   int running() {
-    return running.get();
+    return inBatch.size();
   }
 
   long kvTokens() {
@@ -94,7 +92,6 @@ final class GpuLoad {
       inBatch.remove(this);
       kvTokens.addAndGet(-held);
       held = 0;
-      running.decrementAndGet();
     }
   }
 }

@@ -69,8 +69,7 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       }
       final RequestProfile asked = outstanding(row) <= leastBusy + PREFIX_LOAD_MARGIN ? request : uncached;
       final LatencyModel model = peers.of(row);
-      final double queueMs = LatencyPredictor.queueWaitMs(row, model, heatmap.ownWork(row.getInstanceId()),
-          heatmap.ageMs(row));
+      final double queueMs = LatencyPredictor.queueWaitMs(heatmap, row, model);
       final double latency = queueMs + LatencyPredictor.serviceMs(row, model, asked);
       // A lossy instance's weight carries its zone's penalty, a near-ban; its factor prices it instead.
       final boolean lossy = ScoreRows.lossy(row);

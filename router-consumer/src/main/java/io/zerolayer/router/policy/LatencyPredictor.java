@@ -84,8 +84,7 @@ public final class LatencyPredictor {
    */
   public static double queueWaitMs(final Heatmap heatmap, final String instanceId) {
     final InstanceScore row = heatmap.row(instanceId);
-    return row == null ? 0.0
-        : queueWaitMs(row, heatmap.peerModels().of(row), heatmap.ownWork(instanceId), heatmap.ageMs(row));
+    return row == null ? 0.0 : queueWaitMs(heatmap, row, heatmap.peerModels().of(row));
   }
 
   /**
@@ -99,8 +98,16 @@ public final class LatencyPredictor {
         : queueEstimateMs(row, heatmap.peerModels().of(row), heatmap.ownWork(instanceId), heatmap.ageMs(row));
   }
 
-  /** The queue wait, with {@code model} in place of the row's own, the row sampled {@code ageMs} ago. */
-  static double queueWaitMs(final InstanceScore row, final LatencyModel model, final OwnWork own, final long ageMs) {
+  /**
+   * The queue wait on a row of the heatmap, with {@code model} in place of the row's own: with this
+   * router's own requests there and the row's age, as the heatmap gives them.
+   */
+  static double queueWaitMs(final Heatmap heatmap, final InstanceScore row, final LatencyModel model) {
+    return queueWaitMs(row, model, heatmap.ownWork(row.getInstanceId()), heatmap.ageMs(row));
+  }
+
+  private static double queueWaitMs(final InstanceScore row, final LatencyModel model, final OwnWork own,
+      final long ageMs) {
     return (model.getQueueWaitScale() > 0 ? model.getQueueWaitScale() : 1.0) * queueEstimateMs(row, model, own, ageMs);
   }
 
@@ -128,7 +135,7 @@ public final class LatencyPredictor {
    * running that the sample does not hold (this router's dispatches since) hold their slots for
    * {@code usualMs}.
    */
-  static SlotFrees reportedFrees(final InstanceScore row, final LatencyModel model, final double usualMs,
+  private static SlotFrees reportedFrees(final InstanceScore row, final LatencyModel model, final double usualMs,
       final long ageMs) {
     final List<Integer> tokensToLimit = row.getRunningTokensToLimit();
     final int slots = Math.max(Math.max(1, row.getRunningRequests()), tokensToLimit.size());
@@ -206,8 +213,7 @@ public final class LatencyPredictor {
       return 0.0;
     }
     final LatencyModel model = heatmap.peerModels().of(row);
-    return queueWaitMs(row, model, heatmap.ownWork(instanceId), heatmap.ageMs(row))
-        + firstTokenServiceMs(row, model, request);
+    return queueWaitMs(heatmap, row, model) + firstTokenServiceMs(row, model, request);
   }
 
   /** Time from the request's start to its first token (its prefill), with {@code model} in place of the row's own. */
@@ -244,7 +250,6 @@ public final class LatencyPredictor {
 
   /** Queue wait plus service time on an instance of the heatmap, by its own latency model. */
   public static double latencyMs(final Heatmap heatmap, final InstanceScore row, final RequestProfile request) {
-    return queueWaitMs(row, row.getLatencyModel(), heatmap.ownWork(row.getInstanceId()), heatmap.ageMs(row))
-        + serviceMs(row, row.getLatencyModel(), request);
+    return queueWaitMs(heatmap, row, row.getLatencyModel()) + serviceMs(row, row.getLatencyModel(), request);
   }
 }
