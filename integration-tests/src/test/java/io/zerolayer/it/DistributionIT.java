@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zerolayer.cli.ZerolayerCli;
 import io.zerolayer.contract.cluster.ClusterSettings;
+import io.zerolayer.contract.telemetry.RunningRequestsPage;
 import io.zerolayer.contract.topic.TopicCatalogue;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.deploy.broker.BrokerRuntime;
@@ -21,6 +22,10 @@ import io.zerolayer.testsupport.TestCluster;
 import io.zerolayer.tokenbuffer.TokenBufferConfig;
 import io.zerolayer.worker.openai.OpenAiWorkerConfig;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,6 +114,11 @@ class DistributionIT {
       for (final App app : others) {
         try (ChildApp started = ready(settings, app.name(), app.portKey(), app.settings())) {
           assertThat(started.port()).isPositive();
+          if (app.name().equals("openai-worker")) {
+            // The page telemetry-ingest reads beside the server's metrics: nothing runs through it yet
+            assertThat(get(started.port(), RunningRequestsPage.PATH))
+                .isEqualTo(RunningRequestsPage.render(Map.of()));
+          }
         }
       }
     }
@@ -160,6 +170,13 @@ class DistributionIT {
       started.close();
       throw e;
     }
+  }
+
+  private static String get(final int port, final String path) throws IOException, InterruptedException {
+    final HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(path).isEqualTo(200);
+    return response.body();
   }
 
   private Run run(final List<String> args) throws Exception {

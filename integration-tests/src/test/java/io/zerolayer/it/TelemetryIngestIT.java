@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.telemetry.RunningRequestsPage;
 import io.zerolayer.contract.topic.Topics;
 import io.zerolayer.runtime.tenant.Tenant;
 import io.zerolayer.telemetry.TelemetryIngestApp;
@@ -64,14 +65,18 @@ class TelemetryIngestIT {
   void shouldPublishWhatTheScrapedPagesOfAVllmServerAndItsGpuSay(final TestCluster.Handle cluster,
       @TempDir final Path dir) throws Exception {
     final AtomicReference<String> enginePage = new AtomicReference<>(sample(VLLM_V1));
+    // The page of the worker in front of the server: nothing runs through it at first
+    final AtomicReference<Map<String, Integer>> running = new AtomicReference<>(Map.of());
     final Javalin server = Javalin.create(config -> config.showJavalinBanner = false)
         .get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4").result(enginePage.get()))
         .get("/dcgm/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4").result(sample(DCGM_A100)))
+        .get(RunningRequestsPage.PATH, ctx -> ctx.result(RunningRequestsPage.render(running.get())))
         .start("127.0.0.1", 0);
     final String base = "http://127.0.0.1:" + server.port();
     final Path targets = Files.writeString(dir.resolve("targets.json"), "[{\"instanceId\": \"gpu-7\","
         + " \"zone\": \"zone-b\", \"engineMetricsUrl\": \"" + base + "/metrics\", \"gpuMetricsUrl\": \"" + base
-        + "/dcgm/metrics\", \"gpuIndices\": [\"0\"]}]");
+        + "/dcgm/metrics\", \"gpuIndices\": [\"0\"], \"workerRunningUrl\": \"" + base + RunningRequestsPage.PATH
+        + "\"}]");
     try (PipelineRig rig = PipelineRig.on(cluster).withoutPipeline().start()) {
       final RecordCollector<String, InstanceTelemetry> telemetry = rig.collect(Topics.TELEMETRY);
       final TelemetryIngestApp app = rig.open(TelemetryIngestApp.start(rig.settings(), config(Map.of(
@@ -93,8 +98,10 @@ class TelemetryIngestIT {
       assertThat(first.getVramUsedBytes()).isEqualTo(4845 * MIB);
       assertThat(first.getVramFragmentation()).isZero();
       assertThat(first.getKvWarmupLevel()).isEqualTo(1.0);
+      assertThat(first.getRunningTokensToLimit()).isEmpty();
 
-      // When requests queue up on the server, with no token generated since
+      // When requests queue up on the server, with no token generated since, and the worker runs two of them
+      running.set(Map.of("acme-1", 480, "acme-2", 16));
       enginePage.set(withValue(withValue(sample(VLLM_V1), WAITING, "7.0"), RUNNING, "12.0"));
 
       // Then a later sample shows the queue, and an empty window of tokens and cache lookups
@@ -102,6 +109,7 @@ class TelemetryIngestIT {
           .anyMatch(t -> t.getQueueLength() == 7), Duration.ofSeconds(30)).stream().map(ConsumerRecord::value)
           .filter(t -> t.getQueueLength() == 7).findFirst().orElseThrow();
       assertThat(queued.getRunningRequests()).isEqualTo(12);
+      assertThat(queued.getRunningTokensToLimit()).containsExactlyInAnyOrder(480, 16);
       assertThat(queued.getDecodeTokensPerS()).isZero();
       assertThat(queued.getKvCacheHitRate()).isZero();
       assertThat(queued.getVramUsedBytes()).isEqualTo(4845 * MIB);

@@ -27,7 +27,8 @@ import java.util.Map;
  *   {"instanceId": "gpu-0", "zone": "zone-a", "model": "llama-3.1-8b",
  *    "engineMetricsUrl": "http://10.0.0.5:8000/metrics",
  *    "gpuMetricsUrl": "http://10.0.0.5:9400/metrics", "gpuIndices": ["0", "1"],
- *    "hostMetricsUrl": "http://10.0.0.5:9100/metrics"},
+ *    "hostMetricsUrl": "http://10.0.0.5:9100/metrics",
+ *    "workerRunningUrl": "http://10.0.0.5:8086/running"},
  *   {"instanceId": "gpu-1", "zone": "zone-b", "engineMetricsUrl": "http://10.0.1.7:8000/metrics"}
  * ]
  * }</pre>
@@ -44,6 +45,10 @@ import java.util.Map;
  *       indices the instance runs on, as strings or whole numbers; absent or empty means every
  *       GPU on the page.
  *   <li>{@code hostMetricsUrl} (optional): the host's node_exporter, for TCP retransmits.
+ *   <li>{@code workerRunningUrl} (optional): the page of the Zerolayer worker in front of the
+ *       server ({@code /running} on its HTTP port), for what each running request may still
+ *       generate; without it a router estimates when a full batch frees a slot from its own
+ *       dispatches.
  * </ul>
  *
  * <p>URLs are absolute {@code http} or {@code https} URLs. Any other member is refused, so that a

@@ -18,10 +18,12 @@ import java.util.Set;
  *   <li>{@code allocationErrors}: 0. No server counts CUDA/KV allocation failures; vLLM's
  *       {@code num_preemptions_total} is the nearest signal but counts scheduler preemptions, not
  *       errors, so it is not mapped.</li>
- *   <li>{@code runningTokensToLimit}: empty. No server exports how many tokens each running
- *       request may still generate; the routers then estimate when batch slots free from their
- *       own dispatches.</li>
  * </ul>
+ *
+ * <p>No server exports how many tokens each running request may still generate either: {@code
+ * runningTokensToLimit} comes from the page of the Zerolayer worker in front of the server, when
+ * the target names it, and is empty otherwise (the routers then estimate when batch slots free
+ * from their own dispatches).
  *
  * <p>The other fields are observable, but a given endpoint may lack the metric (an old vLLM
  * without the time-per-output-token histogram, no DCGM exporter configured, a scrape window with
@@ -32,7 +34,10 @@ public final class TelemetryFields {
 
   /** Fields no scraped endpoint can give. */
   public static final Set<String> NOT_SCRAPABLE =
-      Set.of("vramFragmentation", "kvWarmupLevel", "ncclRingLatencyMs", "allocationErrors", "runningTokensToLimit");
+      Set.of("vramFragmentation", "kvWarmupLevel", "ncclRingLatencyMs", "allocationErrors");
+
+  /** The field only the page of the worker in front of the server gives. */
+  public static final String FROM_WORKER = "runningTokensToLimit";
 
   /** The model name when neither the target nor the server names one. */
   public static final String UNKNOWN_MODEL = "unknown";

@@ -23,7 +23,7 @@ class ScrapeTargetsFileTest {
           {"instanceId": "gpu-0", "zone": "zone-a", "model": "llama-3.1-8b",
            "engineMetricsUrl": "http://10.0.0.5:8000/metrics",
            "gpuMetricsUrl": "http://10.0.0.5:9400/metrics", "gpuIndices": ["0", 1],
-           "hostMetricsUrl": "https://10.0.0.5:9100/metrics"},
+           "hostMetricsUrl": "https://10.0.0.5:9100/metrics", "workerRunningUrl": "http://10.0.0.5:8086/running"},
           {"instanceId": "gpu-1", "zone": "zone-b", "engineMetricsUrl": "http://10.0.1.7:8000/metrics"}
         ]
         """);
@@ -34,7 +34,8 @@ class ScrapeTargetsFileTest {
         ScrapeTarget.of("gpu-0", "zone-a", URI.create("http://10.0.0.5:8000/metrics"))
             .withModel("llama-3.1-8b")
             .withGpuMetrics(URI.create("http://10.0.0.5:9400/metrics"), "0", "1")
-            .withHostMetrics(URI.create("https://10.0.0.5:9100/metrics")),
+            .withHostMetrics(URI.create("https://10.0.0.5:9100/metrics"))
+            .withWorkerRunning(URI.create("http://10.0.0.5:8086/running")),
         ScrapeTarget.of("gpu-1", "zone-b", URI.create("http://10.0.1.7:8000/metrics")));
   }
 
@@ -105,7 +106,7 @@ class ScrapeTargetsFileTest {
 
     assertThatThrownBy(() -> ScrapeTargetsFile.read(file)).hasMessageContaining("\"gpuMetricUrl\" is not a target"
         + " member; the members are instanceId, zone, model, engineMetricsUrl, gpuMetricsUrl, gpuIndices,"
-        + " hostMetricsUrl");
+        + " hostMetricsUrl, workerRunningUrl");
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.javalin.Javalin;
 import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.telemetry.RunningRequestsPage;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -26,6 +27,7 @@ class TelemetryScraperTest {
   private final List<InstanceTelemetry> samples = new CopyOnWriteArrayList<>();
   private final AtomicBoolean engineHealthy = new AtomicBoolean(true);
   private final AtomicReference<String> acceptHeader = new AtomicReference<>();
+  private final AtomicReference<Map<String, Integer>> running = new AtomicReference<>(Map.of());
   private Javalin exporters;
 
   @BeforeEach
@@ -41,6 +43,7 @@ class TelemetryScraperTest {
         })
         .get("/dcgm/metrics", ctx -> ctx.result(MetricsSamples.text(MetricsSamples.DCGM_A100_MIG)))
         .get("/node/metrics", ctx -> ctx.result(MetricsSamples.text(MetricsSamples.NODE_NETSTAT)))
+        .get(RunningRequestsPage.PATH, ctx -> ctx.result(RunningRequestsPage.render(running.get())))
         .start("127.0.0.1", 0);
   }
 
@@ -72,6 +75,24 @@ class TelemetryScraperTest {
     assertThat(second.getTcpRetransmitRate()).isZero();
     assertThat(second.getSampleTimeMs()).isGreaterThanOrEqualTo(first.getSampleTimeMs());
     assertThat(acceptHeader.get()).isEqualTo("text/plain; version=0.0.4");
+  }
+
+  @Test
+  void shouldCarryWhatTheWorkersPageSaysEachRequestRunningOnTheServerMayStillGenerate() throws Exception {
+    final ScrapeTarget target = ScrapeTarget.of("gpu-3", "zone-a", uri("/metrics"))
+        .withWorkerRunning(uri(RunningRequestsPage.PATH));
+    running.set(Map.of("s-1", 300, "s-2", 12));
+
+    try (TelemetryScraper scraper = new TelemetryScraper(EVERY_50_MS, List.of(target), samples::add).start()) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> !samples.isEmpty());
+      assertThat(samples.get(0).getRunningTokensToLimit()).containsExactlyInAnyOrder(300, 12);
+
+      // When both requests end, a later sample says nothing runs through the worker
+      running.set(Map.of());
+      final int before = samples.size();
+      await().atMost(Duration.ofSeconds(10)).until(() -> samples.size() > before + 1);
+    }
+    assertThat(samples.get(samples.size() - 1).getRunningTokensToLimit()).isEmpty();
   }
 
   @Test

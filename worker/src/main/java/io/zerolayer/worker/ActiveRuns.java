@@ -7,6 +7,7 @@ import io.zerolayer.contract.avro.InstanceCommand;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -69,6 +70,13 @@ final class ActiveRuns {
     } else {
       run.cancel();
     }
+  }
+
+  /** What each run the engine is generating may still generate, by sequence id ({@link TaskRun#tokensToLimit}). */
+  Map<String, Integer> tokensToLimit() {
+    final Map<String, Integer> running = new TreeMap<>();
+    bySequence.forEach((sequenceId, run) -> run.tokensToLimit().ifPresent(tokens -> running.put(sequenceId, tokens)));
+    return running;
   }
 
   /** Lets each run still waiting in the engine's queue say it is alive. */

@@ -8,6 +8,7 @@ import io.zerolayer.contract.avro.DispatchTask;
 import io.zerolayer.contract.avro.TokenChunk;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -113,6 +114,11 @@ final class AttemptStream {
 
   synchronized boolean ended() {
     return ended;
+  }
+
+  /** The tokens the stream may still take, the task's output limit less its next index; empty once it ended. */
+  synchronized OptionalInt tokensToLimit(final int maxOutputTokens) {
+    return ended ? OptionalInt.empty() : OptionalInt.of(Math.max(0, maxOutputTokens - nextIndex));
   }
 
   /** Sends the next tokens, unless the stream ended. */

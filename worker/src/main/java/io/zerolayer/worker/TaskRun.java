@@ -6,6 +6,7 @@ import io.zerolayer.contract.avro.CompletionOutcome;
 import io.zerolayer.contract.avro.DispatchTask;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -199,6 +200,17 @@ final class TaskRun implements Runnable, TokenSink {
   @Override
   public void cachedPrompt(final int tokens) {
     cachedTokens.set(Math.max(0, tokens));
+  }
+
+  /**
+   * What the attempt may still generate while the engine runs it (it began, and was neither
+   * cancelled nor ended): its output limit less its stream's tokens so far; else empty.
+   */
+  OptionalInt tokensToLimit() {
+    if (beganMs.get() == 0 || cancelled.get()) {
+      return OptionalInt.empty();
+    }
+    return stream.tokensToLimit(task.getMaxOutputTokens());
   }
 
   /** Says the attempt is alive while it waits in the engine's queue. */

@@ -222,6 +222,14 @@ public final class Worker implements AutoCloseable {
     return !failure.isDone();
   }
 
+  /**
+   * For each sequence the engine is generating now, the tokens it may still generate: its
+   * output limit less its tokens so far ({@link io.zerolayer.contract.telemetry.RunningRequestsPage}).
+   */
+  public Map<String, Integer> runningTokensToLimit() {
+    return active.tokensToLimit();
+  }
+
   /** Completes with the error that stopped the worker's loop, if one does. */
   public CompletableFuture<Throwable> failure() {
     return failure;

@@ -1,6 +1,7 @@
 package io.zerolayer.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.zerolayer.contract.avro.CommandType;
 import io.zerolayer.contract.avro.CompletionOutcome;
@@ -135,6 +136,32 @@ class ActiveRunsTest {
     assertThat(fixture.completion().getOutcome()).isEqualTo(CompletionOutcome.CANCELLED);
   }
 
+  @Test
+  void shouldReportWhatEachRunTheEngineHasBegunMayStillGenerate() throws Exception {
+    final StepEngine fresh = new StepEngine(true);
+    final StepEngine resumed = new StepEngine(true);
+    final StepEngine waiting = new StepEngine(false);
+    final List<Thread> threads = List.of(start(fixture.run(task(), fresh)),
+        start(fixture.run(DispatchTask.newBuilder(task("s-2")).setResumeFromIndex(10).build(), resumed)),
+        start(fixture.run(task("s-3"), waiting)));
+    fresh.emitted.await();
+    resumed.emitted.await();
+    waiting.entered.await();
+
+    assertThat(active.tokensToLimit()).as("a limit of 40 less the index of the next token; s-3 waits in the"
+        + " engine's queue").containsExactly(entry("s-1", 38), entry("s-2", 28));
+
+    active.cancel(cancel("s-2", 2, false));
+    threads.get(1).join();
+    assertThat(active.tokensToLimit()).as("a cancelled run generates nothing more").containsOnlyKeys("s-1");
+
+    active.cancel(cancel("s-1", 2, true));
+    active.cancel(cancel("s-3", 2, true));
+    threads.get(0).join();
+    threads.get(2).join();
+    assertThat(active.tokensToLimit()).isEmpty();
+  }
+
   private Thread start(final TaskRun run) {
     active.add(run);
     final Thread thread = new Thread(() -> {
@@ -149,13 +176,21 @@ class ActiveRunsTest {
   }
 
   private static DispatchTask task() {
-    return DispatchTask.newBuilder().setSequenceId("s-1").setInstanceId("gpu-5").setPrompt("hello")
+    return task("s-1");
+  }
+
+  private static DispatchTask task(final String sequenceId) {
+    return DispatchTask.newBuilder().setSequenceId(sequenceId).setInstanceId("gpu-5").setPrompt("hello")
         .setInputTokens(1).setMaxOutputTokens(40).setSeed(7).setTraceId("t-1").setDispatchedAtMs(0)
         .setEpoch(2).setRouting(RoutingOutcome.DIRECT).build();
   }
 
   private static InstanceCommand cancel(final int epoch, final boolean endsSequence) {
-    return InstanceCommand.newBuilder().setInstanceId("gpu-5").setType(CommandType.CANCEL).setSequenceId("s-1")
+    return cancel("s-1", epoch, endsSequence);
+  }
+
+  private static InstanceCommand cancel(final String sequenceId, final int epoch, final boolean endsSequence) {
+    return InstanceCommand.newBuilder().setInstanceId("gpu-5").setType(CommandType.CANCEL).setSequenceId(sequenceId)
         .setEpoch(epoch).setEndsSequence(endsSequence).setReason("test").setIssuedAtMs(0).build();
   }
 

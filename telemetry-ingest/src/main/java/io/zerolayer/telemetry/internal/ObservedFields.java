@@ -1,10 +1,13 @@
 package io.zerolayer.telemetry.internal;
 
 import io.zerolayer.contract.avro.InstanceTelemetry;
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.DoubleConsumer;
 import java.util.function.IntConsumer;
 import java.util.function.LongConsumer;
@@ -38,6 +41,13 @@ final class ObservedFields {
   void bytes(final String field, final OptionalLong value, final LongConsumer setter) {
     if (value.isPresent()) {
       setter.accept(value.getAsLong());
+      observed.add(field);
+    }
+  }
+
+  void list(final String field, final Optional<List<Integer>> value, final Consumer<List<Integer>> setter) {
+    if (value.isPresent()) {
+      setter.accept(value.get());
       observed.add(field);
     }
   }

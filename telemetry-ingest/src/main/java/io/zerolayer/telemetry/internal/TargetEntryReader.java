@@ -3,6 +3,7 @@ package io.zerolayer.telemetry.internal;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.zerolayer.contract.telemetry.RunningRequestsPage;
 import io.zerolayer.telemetry.ScrapeTarget;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -26,9 +27,10 @@ public final class TargetEntryReader {
   static final String GPU_URL = "gpuMetricsUrl";
   static final String GPU_INDICES = "gpuIndices";
   static final String HOST_URL = "hostMetricsUrl";
+  static final String WORKER_URL = "workerRunningUrl";
 
   private static final List<String> MEMBERS = List.of(INSTANCE_ID, ZONE, MODEL, ENGINE_URL, GPU_URL, GPU_INDICES,
-      HOST_URL);
+      HOST_URL, WORKER_URL);
 
   private TargetEntryReader() {
   }
@@ -53,15 +55,19 @@ public final class TargetEntryReader {
     if (model.isPresent()) {
       target = target.withModel(model.get());
     }
-    final Optional<URI> gpuUrl = url(entry, GPU_URL, 9400);
+    final Optional<URI> gpuUrl = url(entry, GPU_URL, metricsUrl(9400));
     if (gpuUrl.isPresent()) {
       target = target.withGpuMetrics(gpuUrl.get(), gpuIndices(entry.get(GPU_INDICES)).toArray(String[]::new));
     } else if (entry.has(GPU_INDICES)) {
       throw new IllegalArgumentException(GPU_INDICES + " needs " + GPU_URL
           + ", the DCGM exporter they are read from; add it or remove " + GPU_INDICES);
     }
-    final Optional<URI> hostUrl = url(entry, HOST_URL, 9100);
-    return hostUrl.isPresent() ? target.withHostMetrics(hostUrl.get()) : target;
+    final Optional<URI> hostUrl = url(entry, HOST_URL, metricsUrl(9100));
+    if (hostUrl.isPresent()) {
+      target = target.withHostMetrics(hostUrl.get());
+    }
+    final Optional<URI> workerUrl = url(entry, WORKER_URL, "\"http://10.0.0.5:8086" + RunningRequestsPage.PATH + "\"");
+    return workerUrl.isPresent() ? target.withWorkerRunning(workerUrl.get()) : target;
   }
 
   /** The entry's text member; throws, with an example value, when a required one is missing. */
@@ -86,13 +92,13 @@ public final class TargetEntryReader {
   private static URI requiredUrl(final JsonNode entry, final String member, final int port) {
     if (!entry.has(member)) {
       throw new IllegalArgumentException(member + " is missing; add the inference server's /metrics URL, e.g. \""
-          + member + "\": " + exampleUrl(port));
+          + member + "\": " + metricsUrl(port));
     }
-    return url(entry, member, port).orElseThrow();
+    return url(entry, member, metricsUrl(port)).orElseThrow();
   }
 
-  /** The entry's URL member, checked to be an absolute http(s) URL; {@code port} is the exporter's usual one. */
-  private static Optional<URI> url(final JsonNode entry, final String member, final int port) {
+  /** The entry's URL member, checked to be an absolute http(s) URL; {@code example} shows one, quoted. */
+  private static Optional<URI> url(final JsonNode entry, final String member, final String example) {
     final Optional<String> text = optionalText(entry, member);
     if (text.isEmpty()) {
       return Optional.empty();
@@ -107,10 +113,11 @@ public final class TargetEntryReader {
       // Reported below, with the fix.
     }
     throw new IllegalArgumentException(member + " \"" + text.get() + "\" is not an absolute http or https URL;"
-        + " write it like " + exampleUrl(port));
+        + " write it like " + example);
   }
 
-  private static String exampleUrl(final int port) {
+  /** An exporter's {@code /metrics} URL on its usual port, quoted. */
+  private static String metricsUrl(final int port) {
     return "\"http://10.0.0.5:" + port + "/metrics\"";
   }
 

@@ -48,7 +48,8 @@ public final class TargetScrapeTask implements Runnable {
   public void run() {
     try {
       final TargetScrapes scrapes = new TargetScrapes(fetcher.fetch(target.engineMetrics()),
-          fetchOptional(target.gpuMetrics()), fetchOptional(target.hostMetrics()));
+          fetchOptional(target.gpuMetrics()), fetchOptional(target.hostMetrics()),
+          fetchOptional(target.workerRunning()));
       final MappedTelemetry mapped = mapper.map(scrapes, clockMs.getAsLong());
       reportNeutral(mapped.neutralFields());
       sink.accept(mapped.telemetry());

@@ -27,6 +27,8 @@ public final class TelemetryMapper {
    * @throws IllegalArgumentException when the engine page is neither vLLM's nor SGLang's
    * @throws io.zerolayer.telemetry.prometheus.PrometheusParseException when a histogram it
    *     reads is malformed
+   * @throws IllegalArgumentException when the worker's page gives a count that is not a whole
+   *     number of tokens
    */
   public MappedTelemetry map(final TargetScrapes scrapes, final long sampleTimeMs) {
     requireNonNull(scrapes, "scrapes");
@@ -52,6 +54,8 @@ public final class TelemetryMapper {
     fields.value("tokenIntervalStddevMs",
         decode.map(window -> TokenIntervalSpread.stddevMs(window.intervals())).orElse(OptionalDouble.empty()),
         sample::setTokenIntervalStddevMs);
+    fields.list("runningTokensToLimit", scrapes.worker().map(RunningRequestsReader::tokensToLimit),
+        sample::setRunningTokensToLimit);
     return new MappedTelemetry(sample.build(), fields.neutral());
   }
 

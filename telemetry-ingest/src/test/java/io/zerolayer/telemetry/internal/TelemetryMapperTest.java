@@ -4,16 +4,20 @@ import static io.zerolayer.telemetry.MetricsSamples.scrape;
 import static io.zerolayer.telemetry.MetricsSamples.text;
 import static io.zerolayer.telemetry.MetricsSamples.withValue;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.zerolayer.contract.avro.InstanceTelemetry;
+import io.zerolayer.contract.telemetry.RunningRequestsPage;
 import io.zerolayer.telemetry.MetricsSamples;
 import io.zerolayer.telemetry.ScrapeTarget;
 import io.zerolayer.telemetry.TelemetryFields;
 import io.zerolayer.contract.telemetry.TelemetryValidator;
 import io.zerolayer.telemetry.prometheus.PrometheusTextParser;
+import io.zerolayer.telemetry.prometheus.Scrape;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -22,11 +26,13 @@ import org.junit.jupiter.api.Test;
 class TelemetryMapperTest {
 
   private static final long NOW = 1_750_000_000_000L;
+  /** What no page of a server or its host gives, nor, without a worker's page, what runs there. */
+  private static final Set<String> UNOBSERVED = with(TelemetryFields.NOT_SCRAPABLE, TelemetryFields.FROM_WORKER);
   private static final ScrapeTarget TARGET = ScrapeTarget.of("gpu-7", "zone-b", URI.create("http://127.0.0.1:8000/metrics"));
 
   @Test
   void shouldMapAVllmV1ServerWithItsA100AndHostFromTheirFirstScrape() {
-    final MappedTelemetry mapped = new TelemetryMapper(TARGET).map(new TargetScrapes(scrape(MetricsSamples.VLLM_V1),
+    final MappedTelemetry mapped = new TelemetryMapper(TARGET).map(serverPages(scrape(MetricsSamples.VLLM_V1),
         Optional.of(scrape(MetricsSamples.DCGM_A100_MIG)), Optional.of(scrape(MetricsSamples.NODE_NETSTAT))), NOW);
 
     final InstanceTelemetry sample = mapped.telemetry();
@@ -43,13 +49,13 @@ class TelemetryMapperTest {
     // (44995 generated - 26 first tokens) / 1419.8547863351414 s of inter-token time = 31.67 tokens/s.
     assertThat(sample.getDecodeTokensPerS()).isEqualTo(44_969 / 1419.8547863351414);
     assertThat(sample.getTokenIntervalStddevMs()).isCloseTo(18.221, within(0.001));
-    assertThat(mapped.neutralFields()).isEqualTo(TelemetryFields.NOT_SCRAPABLE);
+    assertThat(mapped.neutralFields()).isEqualTo(UNOBSERVED);
     assertNeutralValuesOfUnscrapableFields(sample);
   }
 
   @Test
   void shouldMapAVllm04ServerOnAnIdleT4() {
-    final MappedTelemetry mapped = new TelemetryMapper(TARGET).map(new TargetScrapes(scrape(MetricsSamples.VLLM_04),
+    final MappedTelemetry mapped = new TelemetryMapper(TARGET).map(serverPages(scrape(MetricsSamples.VLLM_04),
         Optional.of(scrape(MetricsSamples.DCGM_T4)), Optional.empty()), NOW);
 
     final InstanceTelemetry sample = mapped.telemetry();
@@ -60,17 +66,17 @@ class TelemetryMapperTest {
     // 6 intervals summing to 0.19016313552856445 s, all in the 25-50 ms bucket: no visible spread.
     assertThat(sample.getDecodeTokensPerS()).isEqualTo(6 / 0.19016313552856445);
     assertThat(sample.getTokenIntervalStddevMs()).isZero();
-    assertThat(mapped.neutralFields()).isEqualTo(with(TelemetryFields.NOT_SCRAPABLE, "tcpRetransmitRate"));
+    assertThat(mapped.neutralFields()).isEqualTo(with(UNOBSERVED, "tcpRetransmitRate"));
   }
 
   @Test
   void shouldLeaveWhatAVllm07PageLacksAtNeutralValuesAndSayWhich() {
     final MappedTelemetry mapped = new TelemetryMapper(TARGET).map(
-        new TargetScrapes(scrape(MetricsSamples.VLLM_07), Optional.empty(), Optional.empty()), NOW);
+        serverPages(scrape(MetricsSamples.VLLM_07), Optional.empty(), Optional.empty()), NOW);
 
     assertThat(mapped.telemetry().getModel()).isEqualTo("Qwen/Qwen2.5-Coder-1.5B-Instruct");
     assertThat(mapped.telemetry().getKvCacheHitRate()).isZero();
-    assertThat(mapped.neutralFields()).isEqualTo(with(TelemetryFields.NOT_SCRAPABLE, "gpuUtilization",
+    assertThat(mapped.neutralFields()).isEqualTo(with(UNOBSERVED, "gpuUtilization",
         "vramUsedBytes", "tcpRetransmitRate", "decodeTokensPerS", "tokenIntervalStddevMs"));
     assertThat(mapped.telemetry()).isEqualTo(TelemetryFields.neutral("gpu-7", "zone-b",
         "Qwen/Qwen2.5-Coder-1.5B-Instruct", NOW).build());
@@ -79,7 +85,7 @@ class TelemetryMapperTest {
   @Test
   void shouldMapAnSglangServerUnderHeavyLoad() {
     final InstanceTelemetry sample = new TelemetryMapper(TARGET).map(
-        new TargetScrapes(scrape(MetricsSamples.SGLANG), Optional.empty(), Optional.empty()), NOW).telemetry();
+        serverPages(scrape(MetricsSamples.SGLANG), Optional.empty(), Optional.empty()), NOW).telemetry();
 
     assertThat(sample.getQueueLength()).isEqualTo(2826);
     assertThat(sample.getRunningRequests()).isEqualTo(162);
@@ -90,9 +96,43 @@ class TelemetryMapperTest {
   }
 
   @Test
+  void shouldTakeWhatEachRunningRequestMayStillGenerateFromTheWorkersPage() {
+    final Scrape worker = PrometheusTextParser.parse(RunningRequestsPage.render(Map.of("s-1", 312, "s-2", 0)));
+
+    final MappedTelemetry mapped = new TelemetryMapper(TARGET).map(new TargetScrapes(scrape(MetricsSamples.VLLM_V1),
+        Optional.empty(), Optional.empty(), Optional.of(worker)), NOW);
+
+    assertThat(mapped.telemetry().getRunningTokensToLimit()).containsExactlyInAnyOrder(312, 0);
+    assertThat(mapped.neutralFields()).doesNotContain(TelemetryFields.FROM_WORKER);
+  }
+
+  @Test
+  void shouldTakeAnEmptyWorkersPageAsNothingRunningThroughIt() {
+    final Scrape idle = PrometheusTextParser.parse(RunningRequestsPage.render(Map.of()));
+
+    final MappedTelemetry mapped = new TelemetryMapper(TARGET).map(new TargetScrapes(scrape(MetricsSamples.VLLM_V1),
+        Optional.empty(), Optional.empty(), Optional.of(idle)), NOW);
+
+    assertThat(mapped.telemetry().getRunningTokensToLimit()).isEmpty();
+    assertThat(mapped.neutralFields()).isEqualTo(with(TelemetryFields.NOT_SCRAPABLE, "gpuUtilization",
+        "vramUsedBytes", "tcpRetransmitRate"));
+  }
+
+  @Test
+  void shouldRefuseAWorkersPageWhoseCountIsNotAWholeNumberOfTokens() {
+    final Scrape odd = PrometheusTextParser.parse(RunningRequestsPage.METRIC + "{sequence=\"s-1\"} 2.5\n");
+
+    assertThatThrownBy(() -> new TelemetryMapper(TARGET).map(new TargetScrapes(scrape(MetricsSamples.VLLM_V1),
+        Optional.empty(), Optional.empty(), Optional.of(odd)), NOW))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("= 2.5, not a whole number of tokens")
+        .hasMessageContaining("workerRunningUrl");
+  }
+
+  @Test
   void shouldPreferTheTargetsModelOverTheServersLabel() {
     final InstanceTelemetry sample = new TelemetryMapper(TARGET.withModel("opt-small")).map(
-        new TargetScrapes(scrape(MetricsSamples.VLLM_04), Optional.empty(), Optional.empty()), NOW).telemetry();
+        serverPages(scrape(MetricsSamples.VLLM_04), Optional.empty(), Optional.empty()), NOW).telemetry();
 
     assertThat(sample.getModel()).isEqualTo("opt-small");
   }
@@ -124,7 +164,7 @@ class TelemetryMapperTest {
   @Test
   void shouldRateRetransmitsAndPrefixHitsBetweenTwoScrapes() {
     final TelemetryMapper mapper = new TelemetryMapper(TARGET);
-    mapper.map(new TargetScrapes(scrape(MetricsSamples.VLLM_V1), Optional.empty(),
+    mapper.map(serverPages(scrape(MetricsSamples.VLLM_V1), Optional.empty(),
         Optional.of(scrape(MetricsSamples.NODE_NETSTAT))), NOW);
 
     // Given 10000 segments sent, 100 of them retransmitted, and 1000 prompt tokens looked up, 500 found.
@@ -135,7 +175,7 @@ class TelemetryMapperTest {
         "vllm:prefix_cache_queries_total{engine=\"0\",model_name=\"deepseek-v4-flash-vision-exp-ablit-dual\"}",
         "3676428.0");
 
-    final InstanceTelemetry sample = mapper.map(new TargetScrapes(PrometheusTextParser.parse(engine), Optional.empty(),
+    final InstanceTelemetry sample = mapper.map(serverPages(PrometheusTextParser.parse(engine), Optional.empty(),
         Optional.of(PrometheusTextParser.parse(host))), NOW + 1000).telemetry();
 
     assertThat(sample.getTcpRetransmitRate()).isEqualTo(0.01);
@@ -157,7 +197,7 @@ class TelemetryMapperTest {
     final TelemetryValidator validator = new TelemetryValidator(Duration.ofSeconds(30));
     for (final String engine : new String[] {MetricsSamples.VLLM_V1, MetricsSamples.VLLM_04, MetricsSamples.VLLM_07,
         MetricsSamples.SGLANG}) {
-      final InstanceTelemetry sample = new TelemetryMapper(TARGET).map(new TargetScrapes(scrape(engine),
+      final InstanceTelemetry sample = new TelemetryMapper(TARGET).map(serverPages(scrape(engine),
           Optional.of(scrape(MetricsSamples.DCGM_T4)), Optional.of(scrape(MetricsSamples.NODE_NETSTAT))), NOW)
           .telemetry();
 
@@ -173,7 +213,13 @@ class TelemetryMapperTest {
   }
 
   private static TargetScrapes engineOnly(final String page) {
-    return new TargetScrapes(PrometheusTextParser.parse(page), Optional.empty(), Optional.empty());
+    return serverPages(PrometheusTextParser.parse(page), Optional.empty(), Optional.empty());
+  }
+
+  /** A round of scrapes of the server and its host's exporters, without a worker's page. */
+  private static TargetScrapes serverPages(final Scrape engine, final Optional<Scrape> gpu,
+      final Optional<Scrape> host) {
+    return new TargetScrapes(engine, gpu, host, Optional.empty());
   }
 
   private static String tpot(final String le) {
