@@ -78,6 +78,7 @@ final class GpuTelemetry {
         .setQueueLength(load.queued())
         .setRunningRequests(active)
         .setRunningTokensToLimit(load.tokensToLimit())
+        .setBatchSlots(profile.maxBatch())
         .setDecodeTokensPerS(cadence.tokensPerSecond(cadenceNow))
         .setTokenIntervalStddevMs(cadence.intervalStddevMs(cadenceNow))
         .setAllocationErrors(allocationErrors())

@@ -35,6 +35,7 @@ class GpuLoadTelemetryTest {
     assertThat(idle.getKvWarmupLevel()).isEqualTo(1.0);
     assertThat(idle.getAllocationErrors()).isZero();
     assertThat(idle.getRunningRequests()).isZero();
+    assertThat(idle.getBatchSlots()).as("its batch, said before any queue").isEqualTo(PROFILE.maxBatch());
   }
 
   @Test

@@ -105,6 +105,17 @@ class HeatmapTopologyTest {
   }
 
   @Test
+  void shouldPublishTheBatchAnInstanceSaysItRunsBeforeItHasEverQueued() {
+    heatmap.feed("gpu-1", sample -> sample.setRunningRequests(3).setBatchSlots(8), Duration.ofMillis(400));
+    assertThat(heatmap.latest("gpu-1").getBatchSlots()).as("said, not learned from a queue").isEqualTo(8);
+
+    // A queue beside fewer running requests (a request being admitted) does not change what it says
+    heatmap.feed("gpu-1", sample -> sample.setRunningRequests(6).setQueueLength(2).setBatchSlots(8),
+        Duration.ofMillis(400));
+    assertThat(heatmap.latest("gpu-1").getBatchSlots()).isEqualTo(8);
+  }
+
+  @Test
   void shouldNotTakeAQueueInOneSampleAloneForAFullBatch() {
     heatmap.feed("gpu-1", sample -> sample.setRunningRequests(5), Duration.ofMillis(400));
     // Caught as a request was being admitted between two engine steps

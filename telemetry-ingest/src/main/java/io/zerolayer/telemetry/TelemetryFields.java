@@ -18,6 +18,8 @@ import java.util.Set;
  *   <li>{@code allocationErrors}: 0. No server counts CUDA/KV allocation failures; vLLM's
  *       {@code num_preemptions_total} is the nearest signal but counts scheduler preemptions, not
  *       errors, so it is not mapped.</li>
+ *   <li>{@code batchSlots}: 0 (not said). vLLM does not export its {@code --max-num-seqs}, and
+ *       its KV cache may hold fewer; the heatmap learns the batch from a queue beside a full one.</li>
  * </ul>
  *
  * <p>No server exports how many tokens each running request may still generate either: {@code
@@ -34,7 +36,7 @@ public final class TelemetryFields {
 
   /** Fields no scraped endpoint can give. */
   public static final Set<String> NOT_SCRAPABLE =
-      Set.of("vramFragmentation", "kvWarmupLevel", "ncclRingLatencyMs", "allocationErrors");
+      Set.of("vramFragmentation", "kvWarmupLevel", "ncclRingLatencyMs", "allocationErrors", "batchSlots");
 
   /** The field only the page of the worker in front of the server gives. */
   public static final String FROM_WORKER = "runningTokensToLimit";

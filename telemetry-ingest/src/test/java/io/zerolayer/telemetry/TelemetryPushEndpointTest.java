@@ -71,6 +71,16 @@ class TelemetryPushEndpointTest {
   }
 
   @Test
+  void shouldCarryTheBatchAnInstanceSaysItRunsAndLeaveItUnsaidWhenAbsent() throws Exception {
+    final ObjectNode body = validBody();
+    body.put("batchSlots", 32);
+
+    assertThat(post(body.toString()).statusCode()).isEqualTo(202);
+    assertThat(post(validBody().toString()).statusCode()).isEqualTo(202);
+    assertThat(accepted).extracting(InstanceTelemetry::getBatchSlots).containsExactly(32, 0);
+  }
+
+  @Test
   void shouldRefuseASampleNamingEveryMissingUnknownMistypedAndImpossibleField() throws Exception {
     final ObjectNode body = validBody();
     body.remove("zone");
@@ -81,6 +91,7 @@ class TelemetryPushEndpointTest {
     body.put("sampleTimeMs", NOW + 60_000);
     body.put("gpuTemperature", 71);
     body.putArray("runningTokensToLimit").add(12).add("x");
+    body.put("batchSlots", -4);
 
     final HttpResponse<String> response = post(body.toString());
 
@@ -93,6 +104,7 @@ class TelemetryPushEndpointTest {
         "runningTokensToLimit must be an array of whole numbers in 32-bit range, not [12,\"x\"]",
         "gpuTemperature is not a telemetry field",
         "gpuUtilization is 1.3, outside [0, 1]",
+        "batchSlots is -4.0, negative",
         "sampleTimeMs is 60000 ms from now, beyond the allowed 30000 ms: check the instance's clock");
     assertThat(accepted).isEmpty();
   }

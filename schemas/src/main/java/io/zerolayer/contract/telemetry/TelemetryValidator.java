@@ -38,6 +38,7 @@ public final class TelemetryValidator {
     notNegative(problems, "ncclRingLatencyMs", sample.getNcclRingLatencyMs());
     notNegative(problems, "queueLength", sample.getQueueLength());
     notNegative(problems, "runningRequests", sample.getRunningRequests());
+    notNegative(problems, "batchSlots", sample.getBatchSlots());
     notNegative(problems, "decodeTokensPerS", sample.getDecodeTokensPerS());
     notNegative(problems, "tokenIntervalStddevMs", sample.getTokenIntervalStddevMs());
     notNegative(problems, "allocationErrors", sample.getAllocationErrors());

@@ -12,8 +12,9 @@ import org.apache.avro.Schema;
 
 /**
  * Reads a telemetry sample from a JSON object whose members are the record's fields, named as
- * in the schema (camelCase). Every field is required but the optional ones (the instance class,
- * and what each running request may still generate), and no other member is allowed.
+ * in the schema (camelCase). Every field is required but the optional ones (those with a default
+ * in the schema: the instance class, what each running request may still generate, the batch the
+ * engine runs), and no other member is allowed.
  */
 public final class TelemetryJsonReader {
 
@@ -59,6 +60,10 @@ public final class TelemetryJsonReader {
         if (node != null && !node.isNull()) {
           readWholeNumbers(field, node, sample, problems);
         }
+        continue;
+      }
+      if (field.hasDefaultValue() && (node == null || node.isNull())) {
+        // An optional number (the batch the engine runs): absent or null keeps its default.
         continue;
       }
       final String problem = problem(field, node);

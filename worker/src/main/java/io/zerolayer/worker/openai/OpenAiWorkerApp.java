@@ -8,6 +8,7 @@ import io.zerolayer.runtime.ShutdownSignal;
 import io.zerolayer.worker.SequencePrefixClient;
 import io.zerolayer.worker.Worker;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -40,7 +41,7 @@ public final class OpenAiWorkerApp {
     final AtomicReference<Worker> started = new AtomicReference<>();
     final MetricsServer server = new MetricsServer("openai-worker", http -> http.get(RunningRequestsPage.PATH,
         ctx -> ctx.contentType(PROMETHEUS_TEXT).result(RunningRequestsPage.render(
-            started.get() == null ? Map.of() : started.get().runningTokensToLimit()))))
+            Optional.ofNullable(started.get()).map(Worker::runningTokensToLimit).orElse(Map.of())))))
         .start(config.httpHost(), config.httpPort());
     final OpenAiCompatibleEngine engine = engine(config);
     final Worker worker = new Worker(config.instanceId(), cluster, new ContractSerdes(cluster.serdes()), engine,
