@@ -93,6 +93,8 @@ class HeatmapIT {
       final JsonNode instance = get(port, "/v1/instances/gpu-1");
       assertThat(instance.get("state").asText()).isEqualTo("EJECTED");
       assertThat(instance.get("latencyModel").has("decodeStepPerSequenceMs")).isTrue();
+      assertThat(instance.get("signals").has("batchSlots")).isTrue();
+      assertThat(instance.get("runningTokensToLimit").isArray()).isTrue();
 
       // When it recovers, it returns to healthy (through RECOVERING)
       feed.fragmentation("gpu-1", 0.30);

@@ -5,6 +5,7 @@ import io.zerolayer.contract.avro.InstanceStatus;
 import io.zerolayer.contract.avro.LatencyModel;
 import io.zerolayer.heatmap.internal.Metric;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,13 +21,16 @@ import java.util.Map;
  * @param zonePenalised its zone is penalised
  * @param networkDegraded smoothed TCP retransmit rate above 8 %
  * @param cutOverInFlight sequences in flight on it are to be cut over
- * @param signals the values the rules read
+ * @param signals the values the rules read, and the batch the routers' queue waits count on
+ * @param runningTokensToLimit for each running request, what its output limit still allows (empty
+ *     where the instance does not say)
  * @param smoothed time-decayed means per metric (empty when only the published row is known)
  * @param latencyModel the fitted latency model
  */
 public record InstanceView(String instanceId, String zone, String state, double weight, String reason,
     Long stateSinceMs, long lastTelemetryMs, boolean zonePenalised, boolean networkDegraded, boolean cutOverInFlight,
-    Map<String, Double> signals, Map<String, Double> smoothed, Map<String, Double> latencyModel) {
+    Map<String, Double> signals, List<Integer> runningTokensToLimit, Map<String, Double> smoothed,
+    Map<String, Double> latencyModel) {
 
   /** The view of a published row. */
   public static InstanceView of(final InstanceScore row) {
@@ -51,6 +55,7 @@ public record InstanceView(String instanceId, String zone, String state, double 
     signals.put("kvWarmupLevel", row.getWarmupLevel());
     signals.put("queueLength", (double) row.getQueueLength());
     signals.put("runningRequests", (double) row.getRunningRequests());
+    signals.put("batchSlots", (double) row.getBatchSlots());
     signals.put("decodeTokensPerS", row.getDecodeTokensPerS());
     final LatencyModel model = row.getLatencyModel();
     final Map<String, Double> fit = new LinkedHashMap<>();
@@ -65,6 +70,6 @@ public record InstanceView(String instanceId, String zone, String state, double 
     fit.put("decodeStepPerSequenceMs", model.getDecodeStepPerSequenceMs());
     return new InstanceView(row.getInstanceId(), row.getZone(), row.getState().name(), row.getWeight(),
         row.getReason(), since, row.getLastTelemetryMs(), row.getZonePenalised(), row.getNetworkDegraded(),
-        row.getCutOverInFlight(), signals, smoothed, fit);
+        row.getCutOverInFlight(), signals, List.copyOf(row.getRunningTokensToLimit()), smoothed, fit);
   }
 }
