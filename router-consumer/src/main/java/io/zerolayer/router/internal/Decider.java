@@ -65,11 +65,11 @@ public final class Decider {
     }
     final boolean bounded = maxQueueWaitMs > 0 && policy.boundsQueueWait();
     final List<Candidate> ranked = !bounded ? all : all.stream()
-        .filter(candidate -> LatencyPredictor.queueWaitMs(heatmap, candidate.instanceId()) <= maxQueueWaitMs)
+        .filter(candidate -> candidate.queueWaitMs(heatmap) <= maxQueueWaitMs)
         .toList();
     if (ranked.isEmpty()) {
-      final double shortestWaitMs = all.stream()
-          .mapToDouble(candidate -> LatencyPredictor.queueWaitMs(heatmap, candidate.instanceId())).min().orElseThrow();
+      final double shortestWaitMs = all.stream().mapToDouble(candidate -> candidate.queueWaitMs(heatmap)).min()
+          .orElseThrow();
       return new Decision(RoutingOutcome.THROTTLED, null, String.format("every instance that could serve it would"
           + " queue it for %.0f ms or more before its prefill, over the %d ms bound (router.max.queue.wait.ms)",
           shortestWaitMs, maxQueueWaitMs), null, (long) Math.ceil(shortestWaitMs - maxQueueWaitMs));

@@ -80,7 +80,8 @@ public final class LatencyAwarePolicy implements RoutingPolicy {
       final boolean pastObjective = lossy
           || !objective.metBy(ttftMs / row.getWeight(), LatencyPredictor.tpotMs(row, model) / row.getWeight());
       final Ranked ranked = new Ranked(new Candidate(row.getInstanceId(), latency,
-          lossy ? latency * LOSSY_LATENCY_FACTOR : latency / row.getWeight()), pastObjective, outstanding(row));
+          lossy ? latency * LOSSY_LATENCY_FACTOR : latency / row.getWeight(), queueMs), pastObjective,
+          outstanding(row));
       if (heatmap.cutAway().contains(row.getInstanceId())) {
         cutAway.add(ranked);
       } else if (lossy) {

@@ -4,6 +4,7 @@ import io.zerolayer.contract.avro.InferenceRequest;
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.InstanceState;
 import io.zerolayer.contract.avro.LatencyModel;
+import io.zerolayer.router.RouterConfig;
 import io.zerolayer.router.internal.Decider;
 import io.zerolayer.router.internal.Decision;
 import io.zerolayer.router.internal.ExpectedWork;
@@ -78,7 +79,8 @@ public class SelectionBenchmark {
       rows.put("gpu-" + i, row("gpu-" + i, random, reportsTokensToLimit));
     }
     heatmap = new Heatmap(rows, 1);
-    decider = new Decider(new LatencyAwarePolicy(), 1000, 4, 0);
+    // The router's own queue-wait bound, as it decides by default.
+    decider = new Decider(new LatencyAwarePolicy(), 1000, 4, new RouterConfig(Map.of()).maxQueueWaitMs());
     requestDecider = new RequestDecider(new RequestValidator(4096, 200_000, Set.of()),
         TenantDirectory.of(List.of(new Tenant("acme", Tenant.hashKey("key"), 1e12, 1e15, 1))), Optional.empty(),
         decider,

@@ -3,6 +3,7 @@ package io.zerolayer.router.policy;
 import static io.zerolayer.router.policy.Rows.loaded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.zerolayer.contract.avro.InstanceScore;
 import io.zerolayer.contract.avro.LatencyModel;
@@ -44,6 +45,16 @@ class ServiceObjectiveRankingTest {
         .containsExactly("slow", "fast");
     assertThat(new LatencyAwarePolicy().rank(REQUEST, fleet).get(1).cost())
         .as("the fast one is still the cheaper by its cost").isLessThan(4_060);
+  }
+
+  @Test
+  void shouldHandOnTheQueueWaitItRankedEachInstanceBy() {
+    final Heatmap fleet = Rows.heatmap(fastQueued(), slowIdle(40));
+
+    assertThat(new LatencyAwarePolicy().rank(REQUEST, fleet)).allSatisfy(candidate ->
+        assertThat(candidate.queueWaitMs(fleet)).as(candidate.instanceId()).isEqualTo(candidate.queueWaitMs())
+            .isEqualTo(LatencyPredictor.queueWaitMs(fleet, candidate.instanceId())));
+    assertThat(new LatencyAwarePolicy().rank(REQUEST, fleet).get(1).queueWaitMs()).isCloseTo(2_466.8, within(0.1));
   }
 
   @Test
