@@ -17,6 +17,9 @@ import java.util.function.Consumer;
  */
 public final class MetricsServer implements AutoCloseable {
 
+  /** The content type of a page in Prometheus' text format. */
+  public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Javalin http;
   private volatile Readiness readiness = new Readiness(() -> true, "");
@@ -35,7 +38,7 @@ public final class MetricsServer implements AutoCloseable {
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     http = Javalin.create(config -> config.showJavalinBanner = false);
-    http.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+    http.get("/metrics", ctx -> ctx.contentType(PROMETHEUS_TEXT).result(registry.scrape()));
     http.get("/health", ctx -> ctx.result("ok"));
     http.get("/ready", ctx -> {
       final Readiness now = readiness;

@@ -93,10 +93,10 @@ public final class InstanceRows {
 
   /**
    * The batch the instance says it runs, when it says so. Else the most requests a sample with a
-   * queue showed running, in the second of two samples in a row with a queue: the batch was full then, else nothing would wait. A queue in one sample
-   * alone may be a request caught as it was being admitted between two engine steps, beside free
-   * slots; taken for a full batch, it would make every later request on a busy but unfilled
-   * instance look queued. The most, not the latest: a sample taken while a queue is being
+   * queue showed running, in the second of two samples in a row with a queue: the batch was full
+   * then, else nothing would wait. A queue in one sample alone may be a request caught as it was
+   * being admitted between two engine steps, beside free slots; taken for a full batch, it would
+   * make every later request on a busy but unfilled instance look queued. The most, not the latest: a sample taken while a queue is being
    * admitted (as a loading instance becomes warm) shows a queue beside free slots.
    */
   static int batchSlots(final InstanceTelemetry latest, final InstanceScore previous) {

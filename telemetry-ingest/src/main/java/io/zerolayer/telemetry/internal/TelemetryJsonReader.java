@@ -44,26 +44,22 @@ public final class TelemetryJsonReader {
     final List<String> problems = new ArrayList<>();
     for (final Schema.Field field : InstanceTelemetry.getClassSchema().getFields()) {
       final JsonNode node = body.get(field.name());
+      if (field.hasDefaultValue() && (node == null || node.isNull())) {
+        // An optional field: absent or null keeps its default.
+        continue;
+      }
       if (field.schema().getType() == Schema.Type.UNION) {
-        // An optional string (the instance class): absent or null keeps its default.
-        if (node != null && !node.isNull()) {
-          if (node.isTextual()) {
-            sample.put(field.pos(), node.textValue());
-          } else {
-            problems.add(field.name() + " must be a string or null, not " + node);
-          }
+        // The optional string (the instance class).
+        if (node.isTextual()) {
+          sample.put(field.pos(), node.textValue());
+        } else {
+          problems.add(field.name() + " must be a string or null, not " + node);
         }
         continue;
       }
       if (field.schema().getType() == Schema.Type.ARRAY) {
-        // An optional list of whole numbers (tokens to each running request's limit): absent or null keeps it empty.
-        if (node != null && !node.isNull()) {
-          readWholeNumbers(field, node, sample, problems);
-        }
-        continue;
-      }
-      if (field.hasDefaultValue() && (node == null || node.isNull())) {
-        // An optional number (the batch the engine runs): absent or null keeps its default.
+        // The optional list of whole numbers (tokens to each running request's limit).
+        readWholeNumbers(field, node, sample, problems);
         continue;
       }
       final String problem = problem(field, node);

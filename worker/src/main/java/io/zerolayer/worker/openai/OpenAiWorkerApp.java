@@ -21,8 +21,6 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class OpenAiWorkerApp {
 
-  private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
-
   private OpenAiWorkerApp() {
   }
 
@@ -40,7 +38,7 @@ public final class OpenAiWorkerApp {
     // Nothing runs through the worker until it exists: the page is empty until then.
     final AtomicReference<Worker> started = new AtomicReference<>();
     final MetricsServer server = new MetricsServer("openai-worker", http -> http.get(RunningRequestsPage.PATH,
-        ctx -> ctx.contentType(PROMETHEUS_TEXT).result(RunningRequestsPage.render(
+        ctx -> ctx.contentType(MetricsServer.PROMETHEUS_TEXT).result(RunningRequestsPage.render(
             Optional.ofNullable(started.get()).map(Worker::runningTokensToLimit).orElse(Map.of())))))
         .start(config.httpHost(), config.httpPort());
     final OpenAiCompatibleEngine engine = engine(config);
